@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * analyze.h - turn what the agent wrote into numbers: summary.json per cell, report.md and
+ * the verdict per run. The analyzer only reads what is on disk (DESIGN.md: one way through).
+ */
+#ifndef CB_ANALYZE_H
+#define CB_ANALYZE_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+/*
+ * cb_analyze_cell - analyze one cell directory: meta.json, vmstat.before/after, trace.dat,
+ * workload/ *.jsonl; write summary.json (atomically).
+ * Returns 0, or -1 with a message naming the file (and field or offset) in @err.
+ */
+int cb_analyze_cell(const char *cell_dir, char *err, size_t errlen);
+
+/*
+ * cb_analyze_run - analyze every cell listed in @run_dir/run.json, write @run_dir/report.md
+ * and print the per-setting table and the verdict line to @out.
+ * Cells that are incomplete, failed or unreadable are listed (on @out) and left out of the
+ * aggregates; the others are still analyzed.
+ * Returns 0 if every cell was analyzed, 1 if some were left out, -1 on bad input (no run.json).
+ */
+int cb_analyze_run(const char *run_dir, FILE *out);
+
+/* cmd_analyze - `compactbench analyze DIR` (argv[0] is "analyze"); returns the exit code */
+int cmd_analyze(int argc, char **argv);
+
+#endif

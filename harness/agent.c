@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * agent.c - one cell inside the target: collector on, snapshots, the fragment phase (held),
+ * the demand phase, snapshots, collector off, meta.json.
+ */
+#include "agent.h"
+#include "collector.h"
+#include "meta.h"
+#include "proc.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* how long a fragmenter gets to free its memory after SIGTERM before SIGKILL */
+#define FRAGMENTER_GRACE_S 60.0
+
+static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand" };
+
+static void set_err(struct cb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void set_err(struct cb_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->err, sizeof(run->err), fmt, ap);
+	va_end(ap);
+}
+
+/* copy a /proc file into the cell (atomically) */
+static int snapshot(struct cb_run *run, const char *cell_dir, const char *rel, const char *name)
+{
+	char src[PATH_MAX], dst[PATH_MAX], *data;
+	size_t len;
+	int ret;
+
+	if (cb_path(src, sizeof(src), "%s%s", run->root, rel) < 0 ||
+	    cb_path(dst, sizeof(dst), "%s/%s", cell_dir, name) < 0)
+		return -1;
+	data = cb_read_file(src, &len);
+	if (!data) {
+		set_err(run, "%s: cannot read: %s", src, strerror(errno));
+		return -1;
+	}
+	ret = cb_write_file_atomic(dst, data, len);
+	if (ret < 0)
+		set_err(run, "%s: cannot write: %s", dst, strerror(errno));
+	free(data);
+	return ret;
+}
+
+static int snapshots(struct cb_run *run, const char *cell_dir, const char *when)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "vmstat.%s", when);
+	if (snapshot(run, cell_dir, "/proc/vmstat", name) < 0)
+		return -1;
+	snprintf(name, sizeof(name), "buddyinfo.%s", when);
+	return snapshot(run, cell_dir, "/proc/buddyinfo", name);
+}
+
+static int spawn_phase(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
+		       int p, struct cb_proc *proc, struct json_object *wl_meta)
+{
+	const struct cb_phase *ph = &cell->workload->phase[p];
+	char prog[PATH_MAX], out[PATH_MAX], err[PATH_MAX], rel[128];
+	struct json_object *entry, *jargv;
+	char **argv;
+	int ret;
+
+	if (cb_path(prog, sizeof(prog), "%s/%s", run->workloads_dir, ph->wl->name) < 0)
+		return -1;
+	snprintf(rel, sizeof(rel), "workload/%d-%s-%s", p + 1, phase_names[p], ph->wl->name);
+	if (cb_path(out, sizeof(out), "%s/%s.jsonl", cell_dir, rel) < 0 ||
+	    cb_path(err, sizeof(err), "%s/%s.stderr", cell_dir, rel) < 0)
+		return -1;
+	argv = cb_phase_argv(ph, prog, run->quick);
+	ret = cb_proc_spawn(proc, argv, out, err);
+	if (ret < 0)
+		set_err(run, "%s: cannot start: %s", prog, strerror(errno));
+	entry = json_object_new_object();
+	json_object_object_add(entry, "phase", json_object_new_string(phase_names[p]));
+	json_object_object_add(entry, "program", json_object_new_string(ph->wl->name));
+	jargv = json_object_new_array();
+	for (size_t i = 0; argv[i]; i++)
+		json_object_array_add(jargv, json_object_new_string(i ? argv[i] : ph->wl->name));
+	json_object_object_add(entry, "argv", jargv);
+	strcat(rel, ".jsonl");
+	json_object_object_add(entry, "output", json_object_new_string(rel));
+	json_object_array_add(wl_meta, entry);
+	cb_argv_free(argv);
+	return ret;
+}
+
+/* pump until @until says stop; returns 0, or -1 on timeout / interrupt with run->err set */
+static int wait_for(struct cb_run *run, struct cb_proc *const procs[], struct cb_proc *p,
+		    bool want_ready, double timeout_s, const char *what)
+{
+	uint64_t deadline = cb_now_ns() + (uint64_t)(timeout_s * 1e9);
+
+	while (!(want_ready ? p->ready : p->exited)) {
+		if (cb_interrupted) {
+			set_err(run, "interrupted while %s", what);
+			return -1;
+		}
+		if (want_ready && p->exited) {
+			set_err(run, "%s ended before it said ready", what);
+			return -1;
+		}
+		if (cb_now_ns() > deadline) {
+			set_err(run, "%s: timed out after %.0f s", what, timeout_s);
+			return -1;
+		}
+		cb_proc_pump(procs, 2, 100);
+	}
+	return 0;
+}
+
+/* let background compaction work between fragmentation and demand, output still pumped */
+static int settle(struct cb_run *run, struct cb_proc *const procs[], struct cb_proc *frag,
+		  double secs)
+{
+	uint64_t end = cb_now_ns() + (uint64_t)(secs * 1e9);
+
+	while (cb_now_ns() < end) {
+		if (cb_interrupted) {
+			set_err(run, "interrupted while settling");
+			return -1;
+		}
+		if (frag->exited) {
+			set_err(run, "the fragmenter ended while settling");
+			return -1;
+		}
+		cb_proc_pump(procs, 2, 100);
+	}
+	return 0;
+}
+
+/* a fragmenter stopped by our SIGTERM may exit 0, 143 or die of the signal */
+static bool fragmenter_ok(const struct cb_proc *p)
+{
+	if (WIFSIGNALED(p->status))
+		return WTERMSIG(p->status) == SIGTERM;
+	return WIFEXITED(p->status) && (WEXITSTATUS(p->status) == 0 ||
+					WEXITSTATUS(p->status) == 128 + SIGTERM);
+}
+
+static struct json_object *collector_json(struct cb_collector *col,
+					  const struct cb_collector_stats *st)
+{
+	struct json_object *c = json_object_new_object(), *arr, *cpus;
+
+	json_object_object_add(c, "instance", json_object_new_string(cb_collector_instance_name(col)));
+	/* this host has no kprobes: the probe method comes with the collector work */
+	json_object_object_add(c, "mode", json_object_new_string("tracepoint"));
+	arr = json_object_new_array();
+	for (size_t i = 0; st->enabled && st->enabled[i]; i++)
+		json_object_array_add(arr, json_object_new_string(st->enabled[i]));
+	json_object_object_add(c, "events", arr);
+	arr = json_object_new_array();
+	for (size_t i = 0; st->missing && st->missing[i]; i++)
+		json_object_array_add(arr, json_object_new_string(st->missing[i]));
+	json_object_object_add(c, "missing", arr);
+	json_object_object_add(c, "lost", json_object_new_int64((int64_t)st->lost));
+	cpus = json_object_new_array();
+	for (int i = 0; i < st->nr_cpus; i++) {
+		const struct cb_collector_cpu_stats *s = &st->cpu[i];
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "cpu", json_object_new_int(i));
+		json_object_object_add(o, "entries", json_object_new_int64((int64_t)s->entries));
+		json_object_object_add(o, "overrun", json_object_new_int64((int64_t)s->overrun));
+		json_object_object_add(o, "commit_overrun",
+				       json_object_new_int64((int64_t)s->commit_overrun));
+		json_object_object_add(o, "dropped_events",
+				       json_object_new_int64((int64_t)s->dropped_events));
+		json_object_object_add(o, "read_events", json_object_new_int64((int64_t)s->read_events));
+		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)s->bytes_written));
+		json_object_array_add(cpus, o);
+	}
+	json_object_object_add(c, "per_cpu", cpus);
+	json_object_object_add(c, "trace_bytes", json_object_new_int64((int64_t)st->trace_bytes));
+	return c;
+}
+
+/* the workload phases; returns 0, or -1 with run->err set */
+static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
+		      struct cb_proc *frag, struct cb_proc *dem, struct json_object *wl_meta,
+		      uint64_t *end_ns)
+{
+	const struct cb_workload *w = cell->workload;
+	struct cb_proc *const procs[2] = { frag, dem };
+	char how[64];
+
+	if (w->phase[CB_PHASE_FRAGMENT].wl) {
+		if (spawn_phase(run, cell, cell_dir, CB_PHASE_FRAGMENT, frag, wl_meta) < 0)
+			return -1;
+		if (wait_for(run, procs, frag, true, w->ready_timeout_s, "waiting for the fragmenter") < 0)
+			return -1;
+		if (settle(run, procs, frag, w->settle_s) < 0)
+			return -1;
+	}
+	if (spawn_phase(run, cell, cell_dir, CB_PHASE_DEMAND, dem, wl_meta) < 0)
+		return -1;
+	if (wait_for(run, procs, dem, false, w->timeout_s, "running the demand phase") < 0)
+		return -1;
+	*end_ns = cb_now_ns();
+	if (!WIFEXITED(dem->status) || WEXITSTATUS(dem->status)) {
+		set_err(run, "%s: %s (see its .stderr in %s/workload)",
+			w->phase[CB_PHASE_DEMAND].wl->name, cb_proc_describe(dem, how, sizeof(how)),
+			cell_dir);
+		return -1;
+	}
+	if (frag->pid > 0 && frag->exited) {
+		set_err(run, "%s ended during the demand phase: %s", w->phase[CB_PHASE_FRAGMENT].wl->name,
+			cb_proc_describe(frag, how, sizeof(how)));
+		return -1;
+	}
+	return 0;
+}
+
+static void end_procs(struct cb_proc *frag, struct cb_proc *dem)
+{
+	cb_proc_stop(dem, 10.0);
+	cb_proc_stop(frag, FRAGMENTER_GRACE_S);
+	if (dem->pid > 0)
+		cb_proc_finish(dem);
+	if (frag->pid > 0)
+		cb_proc_finish(frag);
+}
+
+int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+{
+	struct cb_collector_opts copts = { 0 };
+	struct cb_collector_stats st = { 0 };
+	struct cb_proc frag = { .pid = -1 }, dem = { .pid = -1 };
+	struct json_object *meta, *wl_meta, *win;
+	struct cb_collector *col = NULL;
+	char path[PATH_MAX], spool[PATH_MAX], trace[PATH_MAX], how[64];
+	uint64_t start_ns, end_ns = 0;
+	int ret = -1;
+
+	run->err[0] = '\0';
+	meta = cb_meta_new(run, cell, "host");
+	json_object_object_add(meta, "knobs", json_object_get(run->knobs));
+	wl_meta = json_object_new_array();
+	json_object_object_add(meta, "workload", wl_meta);
+	if (cb_path(path, sizeof(path), "%s/workload", cell_dir) < 0 || cb_mkdir_p(path) < 0 ||
+	    cb_path(spool, sizeof(spool), "%s/.spool", cell_dir) < 0 || cb_mkdir_p(spool) < 0 ||
+	    cb_path(trace, sizeof(trace), "%s/trace.dat", cell_dir) < 0) {
+		set_err(run, "%s: cannot create the cell directory: %s", cell_dir, strerror(errno));
+		goto out;
+	}
+	if (cb_meta_write(cell_dir, meta, "incomplete", NULL) < 0) {
+		set_err(run, "%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
+		goto out;
+	}
+	copts.events = (const char *const *)run->cfg->events;
+	copts.buffer_kb = run->cfg->buffer_kb;
+	copts.poll_ms = run->cfg->poll_ms;
+	copts.spool_dir = spool;
+	col = cb_collector_start(&copts);
+	if (!col) {
+		set_err(run, "collector: %s", cb_collector_error(NULL));
+		goto out;
+	}
+	if (snapshots(run, cell_dir, "before") < 0)
+		goto out;
+	start_ns = cb_now_ns();
+	if (run_phases(run, cell, cell_dir, &frag, &dem, wl_meta, &end_ns) < 0)
+		goto out;
+	if (snapshots(run, cell_dir, "after") < 0)
+		goto out;
+	/* the fragmenter's memory is freed only after the window: that is no demand */
+	end_procs(&frag, &dem);
+	if (frag.pid > 0 && !fragmenter_ok(&frag)) {
+		set_err(run, "%s: %s when stopped", cell->workload->phase[CB_PHASE_FRAGMENT].wl->name,
+			cb_proc_describe(&frag, how, sizeof(how)));
+		goto out;
+	}
+	if (cb_collector_stop(col, trace, &st) < 0) {
+		set_err(run, "collector: %s", cb_collector_error(col));
+		goto out;
+	}
+	json_object_object_add(meta, "collector", collector_json(col, &st));
+	win = json_object_new_object();
+	json_object_object_add(win, "start_ns", json_object_new_int64((int64_t)start_ns));
+	json_object_object_add(win, "end_ns", json_object_new_int64((int64_t)end_ns));
+	json_object_object_add(win, "clock", json_object_new_string("CLOCK_MONOTONIC"));
+	json_object_object_add(meta, "window", win);
+	ret = 0;
+out:
+	end_procs(&frag, &dem);
+	if (col && ret < 0)
+		cb_collector_abort(col);
+	cb_collector_free(col);
+	cb_rm_rf(spool);
+	/* an interrupted cell is incomplete (it may be re-run); anything else that failed, failed */
+	if (cb_meta_write(cell_dir, meta, ret == 0 ? "complete" : cb_interrupted ? "incomplete" : "failed",
+			  ret == 0 ? NULL : run->err) < 0 && ret == 0) {
+		set_err(run, "%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
+		ret = -1;
+	}
+	json_object_put(meta);
+	return ret;
+}

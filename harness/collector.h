@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * collector.h - compactbench's own tracefs collector.
+ *
+ * It records into its own tracefs instance ("compactbench-<pid>"), never the top-level
+ * buffer, reads the per-CPU ring buffers as raw pages (libtracefs' tracefs_cpu API) from a
+ * drain thread into per-CPU spool files, and at stop writes a trace-cmd trace.dat
+ * (version 6, see tracedat.h) that `trace-cmd report` and libtracecmd read.
+ *
+ * Functions return -1 and set errno on failure; a message saying what failed is left in
+ * cb_collector_error() for the caller to print (this module never prints on its own
+ * except through the log callback).
+ */
+#ifndef CB_COLLECTOR_H
+#define CB_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CB_INSTANCE_PREFIX "compactbench-"
+
+struct cb_collector;
+
+/* how the drain thread moves pages from the ring buffer to the spool files */
+enum cb_collector_spool {
+	CB_SPOOL_DEFAULT = 0,	/* the one measured best on the development host (splice) */
+	CB_SPOOL_READ,		/* tracefs_cpu_read(): read(2) whole or partial pages, then write(2) */
+	CB_SPOOL_SPLICE,	/* tracefs_cpu_write(): splice(2) full pages into the file */
+};
+
+struct cb_collector_opts {
+	/*
+	 * "system:event" or "system:*", optionally followed by " if FILTER" (an ftrace filter
+	 * expression applied in the kernel, e.g. "kmem:mm_page_alloc if order > 0");
+	 * NULL-terminated; NULL means cb_collector_default_events
+	 */
+	const char *const *events;
+	/* per-CPU ring buffer size in KiB; 0 means the default (see collector.c) */
+	size_t buffer_kb;
+	/* how often the drain thread wakes up when the buffers are not full, in ms; 0: default */
+	unsigned int poll_ms;
+	/* directory for the per-CPU spool files (removed at stop); must exist */
+	const char *spool_dir;
+	/* extensions (zero means the default) */
+	/* the instance's trace_clock; NULL: "mono" (CLOCK_MONOTONIC, as the workloads use) */
+	const char *clock;
+	/* embed /proc/kallsyms in the trace.dat (none of the default events needs it) */
+	bool kallsyms;
+	enum cb_collector_spool spool;
+};
+
+struct cb_collector_cpu_stats {
+	uint64_t entries;	  /* per_cpu/cpuN/stats "entries" at stop */
+	uint64_t overrun;	  /* "overrun": events overwritten (overwrite mode) */
+	uint64_t commit_overrun;  /* "commit overrun" */
+	uint64_t dropped_events;  /* "dropped events": lost because the buffer was full */
+	uint64_t read_events;	  /* "read events" */
+	uint64_t bytes_written;	  /* raw page bytes this collector wrote to the spool */
+};
+
+struct cb_collector_stats {
+	int nr_cpus;
+	struct cb_collector_cpu_stats *cpu; /* nr_cpus entries, owned by the collector */
+	uint64_t lost;			    /* sum of overrun + commit_overrun + dropped_events */
+	uint64_t trace_bytes;		    /* size of the trace.dat written */
+	char **enabled;			    /* events really enabled ("system:event"), NULL-terminated */
+	char **missing;			    /* requested events the running kernel does not have */
+	/* extensions */
+	uint64_t entries_read;		    /* sum of read_events: the events in the trace.dat */
+	size_t buffer_kb;		    /* per-CPU ring buffer size really set */
+	const char *clock;		    /* trace_clock used */
+	const char *spool;		    /* spool method used: "read" or "splice" */
+	uint64_t drain_cpu_ns;		    /* CPU time of the drain thread */
+	double duration_s;		    /* from tracing on to tracing off */
+};
+
+/*
+ * the events recorded when the config names none (NULL-terminated): compaction:*, direct
+ * reclaim begin/end, kswapd wake/sleep/wakeup, mm_page_alloc if order > 0,
+ * mm_page_alloc_extfrag, sched_process_exec/fork
+ */
+extern const char *const cb_collector_default_events[];
+
+/*
+ * cb_collector_cleanup_stale - remove instances named CB_INSTANCE_PREFIX<pid> whose pid is
+ * no longer alive (left by a killed collector). Calls @log once per instance removed with a
+ * message naming it. Returns the number removed, or -1 with errno set.
+ */
+int cb_collector_cleanup_stale(void (*log)(const char *msg));
+
+/*
+ * cb_collector_start - create the instance, size its buffers, enable the events (an event
+ * the kernel lacks is listed in stats.missing, not an error, unless none is left), turn
+ * tracing on in the instance and start the drain thread.
+ * Returns NULL with errno set on failure; cb_collector_error(NULL) then says why.
+ */
+struct cb_collector *cb_collector_start(const struct cb_collector_opts *opts);
+
+/*
+ * cb_collector_stop - turn tracing off in the instance, flush every CPU's remaining pages,
+ * read each CPU's stats, write the trace.dat to @trace_path (through a temporary name and
+ * a rename), remove the spool files and destroy the instance. @stats is filled and stays
+ * valid until cb_collector_free(). Returns 0, or -1 with errno set (the instance is
+ * destroyed either way).
+ */
+int cb_collector_stop(struct cb_collector *c, const char *trace_path, struct cb_collector_stats *stats);
+
+/*
+ * cb_collector_abort - stop without writing a trace: disable, destroy the instance, remove
+ * the spool files. Used on errors and interrupts. Safe to call after a failed stop.
+ */
+void cb_collector_abort(struct cb_collector *c);
+
+/* cb_collector_free - free what start/stop allocated (stats included) */
+void cb_collector_free(struct cb_collector *c);
+
+/* cb_collector_instance_name - the instance's name ("compactbench-<pid>") */
+const char *cb_collector_instance_name(const struct cb_collector *c);
+
+/* cb_collector_error - the last error message of @c, or of a failed start when @c is NULL */
+const char *cb_collector_error(const struct cb_collector *c);
+
+#endif

@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * config.c - read a matrix config with libinih and check every key against the tables.
+ *
+ * libinih does the INI syntax; Debian builds it without INI_HANDLER_LINENO, so the line
+ * numbers come from our own reader (ini_parse_stream), which also sees the section
+ * headers — an empty section never reaches the key handler, and a duplicate section must
+ * be an error.
+ */
+#include "config.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <libgen.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum cfg_sec { SEC_GLOBAL, SEC_KERNEL, SEC_SETTING, SEC_WORKLOAD, SEC_COLLECTOR, SEC_NONE };
+
+static const char *const sec_names[] = { "global", "kernel", "setting", "workload", "collector" };
+static const bool sec_named[] = { false, true, true, true, false };
+
+enum key_type { KT_INT, KT_DURATION, KT_SIZE, KT_ENUM, KT_STRING, KT_LIST };
+enum key_base { KB_CONFIG, KB_KERNEL, KB_WORKLOAD };
+
+struct cfg_key {
+	enum cfg_sec sec;
+	const char *name;
+	enum key_type type;
+	const char *def;
+	long long min, max;
+	const char *const *choices;
+	enum key_base base;
+	size_t off;
+	const char *help;
+};
+
+static const char *const target_names[] = { "host", "qemu", NULL };
+static const char *const start_names[] = { "drop-compact", "drop", "none", NULL };
+
+#define CFG(f) KB_CONFIG, offsetof(struct cb_config, f)
+#define KRN(f) KB_KERNEL, offsetof(struct cb_kernel, f)
+#define WKL(f) KB_WORKLOAD, offsetof(struct cb_workload, f)
+
+static const struct cfg_key keys[] = {
+	{ SEC_GLOBAL, "name", KT_STRING, NULL, 0, 0, NULL, CFG(name),
+	  "name of the matrix, used in the run directory's name (default: the file's base name)" },
+	{ SEC_GLOBAL, "reps", KT_INT, "3", 1, 1000, NULL, CFG(reps),
+	  "repetitions of every cell; runs are interleaved: rep 1 of every cell, then rep 2, ..." },
+	{ SEC_GLOBAL, "quick_reps", KT_INT, "1", 1, 1000, NULL, CFG(quick_reps),
+	  "repetitions with `run --quick`" },
+	{ SEC_GLOBAL, "target", KT_ENUM, "host", 0, 0, target_names, CFG(target),
+	  "default target of kernels that name none: host (the booted kernel) or qemu" },
+	{ SEC_GLOBAL, "start_state", KT_ENUM, "drop-compact", 0, 0, start_names, CFG(start_state),
+	  "memory state before each cell: drop-compact (drop clean caches, compact every node), "
+	  "drop, or none" },
+	{ SEC_GLOBAL, "memory_limit", KT_SIZE, NULL, 0, 0, NULL, CFG(memory_limit),
+	  "leave about this much memory available to the cell (fraction of MemTotal or bytes) by "
+	  "reserving the rest as hugetlb pages (vm.nr_hugepages, restored after): fragmenting a "
+	  "24 GiB machine then takes seconds, not minutes" },
+	{ SEC_GLOBAL, "cooldown", KT_DURATION, "0", 0, 0, NULL, CFG(cooldown_s),
+	  "pause after the start state is reached, before the cell starts" },
+	{ SEC_GLOBAL, "output", KT_STRING, "results", 0, 0, NULL, CFG(output),
+	  "directory under which run directories are made (run -o overrides)" },
+	{ SEC_KERNEL, "target", KT_ENUM, NULL, 0, 0, target_names, KRN(target),
+	  "where this kernel's cells run (default: [global] target); qemu is not yet available" },
+	{ SEC_KERNEL, "release", KT_STRING, NULL, 0, 0, NULL, KRN(release),
+	  "host target: the `uname -r` the booted kernel must have, or the run stops" },
+	{ SEC_WORKLOAD, "timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(timeout_s),
+	  "a cell whose demand phase runs longer is stopped and marked failed" },
+	{ SEC_WORKLOAD, "ready_timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(ready_timeout_s),
+	  "a fragmenter must report ready within this, or the cell fails" },
+	{ SEC_WORKLOAD, "settle", KT_DURATION, "0", 0, 0, NULL, WKL(settle_s),
+	  "pause between the fragmenter's ready and the demand phase, so background compaction "
+	  "(kcompactd, proactive) gets the time it would have between bursts of demand" },
+	{ SEC_COLLECTOR, "events", KT_LIST, NULL, 0, 0, NULL, CFG(events),
+	  "comma-separated events (system:event or system:*); default: the collector's list" },
+	{ SEC_COLLECTOR, "buffer_kb", KT_INT, "0", 0, 4194304, NULL, CFG(buffer_kb),
+	  "per-CPU ring buffer size in KiB (0: the collector's default)" },
+	{ SEC_COLLECTOR, "poll_ms", KT_INT, "0", 0, 10000, NULL, CFG(poll_ms),
+	  "how often the collector drains the buffers, in ms (0: the collector's default)" },
+	{ SEC_NONE },
+};
+
+struct pstate {
+	struct cb_config *cfg;
+	FILE *fp;
+	const char *file;
+	int line;
+	enum cfg_sec sec;
+	void *obj;	   /* the current kernel/setting/workload */
+	char **seen;	   /* "section\x1fkey" of every key so far */
+	size_t nr_seen;
+	char err[1024];
+	bool failed;
+};
+
+static void fail(struct pstate *ps, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail(struct pstate *ps, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (ps->failed)
+		return;
+	ps->failed = true;
+	n = snprintf(ps->err, sizeof(ps->err), "%s:%d: ", ps->file, line);
+	va_start(ap, fmt);
+	vsnprintf(ps->err + n, sizeof(ps->err) - n, fmt, ap);
+	va_end(ap);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		abort();
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
+
+static bool name_ok(const char *s)
+{
+	size_t i;
+
+	if (!*s || strlen(s) >= CB_NAME_MAX)
+		return false;
+	for (i = 0; s[i]; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("_-+", s[i]))
+			return false;
+	return true;
+}
+
+static void *base_of(struct pstate *ps, enum key_base b)
+{
+	return b == KB_CONFIG ? (void *)ps->cfg : ps->obj;
+}
+
+/* check and store one value of a table key; @line for the message */
+static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, const char *value,
+		     int line)
+{
+	char *field = (char *)base + k->off;
+	long long v;
+	double d;
+	uint64_t sz;
+	size_t i;
+
+	switch (k->type) {
+	case KT_INT:
+		if (cb_parse_long(value, k->min, k->max, &v) < 0) {
+			fail(ps, line, "key '%s': '%s' is not a whole number in [%lld, %lld]", k->name,
+			     value, k->min, k->max);
+			return -1;
+		}
+		*(long *)field = v;
+		return 0;
+	case KT_DURATION:
+		if (cb_parse_duration(value, &d) < 0) {
+			fail(ps, line, "key '%s': '%s' is not a duration (30, 30s, 500ms, 2m, 1h)",
+			     k->name, value);
+			return -1;
+		}
+		*(double *)field = d;
+		return 0;
+	case KT_SIZE:
+		if (cb_parse_size(value, 1ULL << 40, &sz) < 0) {
+			fail(ps, line, "key '%s': '%s' is not a size (a fraction like 0.25, or 512M, 4G)",
+			     k->name, value);
+			return -1;
+		}
+		/* sizes are kept as text, resolved on the target */
+		__attribute__((fallthrough));
+	case KT_STRING:
+		free(*(char **)field);
+		*(char **)field = xstrdup(value);
+		return 0;
+	case KT_ENUM:
+		for (i = 0; k->choices[i]; i++) {
+			if (!strcmp(k->choices[i], value)) {
+				*(int *)field = (int)i;
+				return 0;
+			}
+		}
+		fail(ps, line, "key '%s': '%s' is not one of the allowed values", k->name, value);
+		return -1;
+	case KT_LIST: {
+		char **list = NULL, *dup = xstrdup(value), *tok, *save = NULL;
+		size_t n = 0;
+
+		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			while (isspace((unsigned char)*tok))
+				tok++;
+			for (i = strlen(tok); i && isspace((unsigned char)tok[i - 1]); i--)
+				tok[i - 1] = '\0';
+			if (!*tok)
+				continue;
+			list = xrealloc(list, (n + 2) * sizeof(*list));
+			list[n++] = xstrdup(tok);
+			list[n] = NULL;
+		}
+		free(dup);
+		if (!n) {
+			fail(ps, line, "key '%s': empty list", k->name);
+			return -1;
+		}
+		*(char ***)field = list;
+		return 0;
+	}
+	}
+	return -1;
+}
+
+static const struct cfg_key *find_key(enum cfg_sec sec, const char *name)
+{
+	const struct cfg_key *k;
+
+	for (k = keys; k->sec != SEC_NONE; k++)
+		if (k->sec == sec && !strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+static void set_defaults(struct pstate *ps, enum cfg_sec sec, void *obj)
+{
+	const struct cfg_key *k;
+	void *saved = ps->obj;
+
+	ps->obj = obj;
+	for (k = keys; k->sec != SEC_NONE; k++)
+		if (k->sec == sec && k->def)
+			store_key(ps, k, base_of(ps, k->base), k->def, 0);
+	ps->obj = saved;
+}
+
+/* a section header line: "[type NAME]" or "[global]" */
+static void open_section(struct pstate *ps, char *text)
+{
+	struct cb_config *cfg = ps->cfg;
+	char *name = strchr(text, ' ');
+	size_t i;
+	int t;
+
+	if (name)
+		*name++ = '\0';
+	for (t = 0; t < SEC_NONE && strcmp(sec_names[t], text); t++)
+		;
+	ps->sec = SEC_NONE;
+	ps->obj = NULL;
+	if (t == SEC_NONE) {
+		fail(ps, ps->line, "unknown section [%s]: sections are [global], [kernel NAME], "
+			 "[setting NAME], [workload NAME] and [collector]", text);
+		return;
+	}
+	if (sec_named[t] && (!name || !name_ok(name))) {
+		fail(ps, ps->line, "section [%s%s%s] needs a name of letters, digits, '_', '-', '+'",
+		     text, name ? " " : "", name ? name : "");
+		return;
+	}
+	if (!sec_named[t] && name) {
+		fail(ps, ps->line, "section [%s] takes no name", text);
+		return;
+	}
+	/* a repeated section name is a mistake (fio would merge; a matrix must not) */
+	for (i = 0; i < ps->nr_seen; i++) {
+		char want[256];
+
+		snprintf(want, sizeof(want), "%s%s%s\x1f[", text, name ? " " : "", name ? name : "");
+		if (!strncmp(ps->seen[i], want, strlen(want))) {
+			fail(ps, ps->line, "duplicate section [%s%s%s]", text, name ? " " : "",
+			     name ? name : "");
+			return;
+		}
+	}
+	ps->seen = xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
+	if (asprintf(&ps->seen[ps->nr_seen++], "%s%s%s\x1f[", text, name ? " " : "",
+		     name ? name : "") < 0)
+		abort();
+	ps->sec = t;
+	switch (t) {
+	case SEC_KERNEL: {
+		struct cb_kernel *k;
+
+		cfg->kernels = xrealloc(cfg->kernels, (cfg->nr_kernels + 1) * sizeof(*k));
+		k = &cfg->kernels[cfg->nr_kernels++];
+		memset(k, 0, sizeof(*k));
+		snprintf(k->name, sizeof(k->name), "%s", name);
+		k->target = (enum cb_target_kind)-1;
+		k->line = ps->line;
+		ps->obj = k;
+		break;
+	}
+	case SEC_SETTING: {
+		struct cb_setting *s;
+
+		cfg->settings = xrealloc(cfg->settings, (cfg->nr_settings + 1) * sizeof(*s));
+		s = &cfg->settings[cfg->nr_settings++];
+		memset(s, 0, sizeof(*s));
+		snprintf(s->name, sizeof(s->name), "%s", name);
+		s->line = ps->line;
+		ps->obj = s;
+		break;
+	}
+	case SEC_WORKLOAD: {
+		struct cb_workload *w;
+
+		cfg->workloads = xrealloc(cfg->workloads, (cfg->nr_workloads + 1) * sizeof(*w));
+		w = &cfg->workloads[cfg->nr_workloads++];
+		memset(w, 0, sizeof(*w));
+		snprintf(w->name, sizeof(w->name), "%s", name);
+		w->line = ps->line;
+		set_defaults(ps, SEC_WORKLOAD, w);
+		ps->obj = w;
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* libinih's reader: fgets that counts lines and sees the section headers first */
+static char *reader(char *buf, int size, void *stream)
+{
+	struct pstate *ps = stream;
+	char *s, *end;
+	size_t len;
+
+	if (!fgets(buf, size, ps->fp))
+		return NULL;
+	ps->line++;
+	len = strlen(buf);
+	if (len == (size_t)size - 1 && buf[len - 1] != '\n' && !feof(ps->fp))
+		fail(ps, ps->line, "line longer than %d characters", size - 2);
+	for (s = buf; isspace((unsigned char)*s); s++)
+		;
+	if (*s != '[')
+		return buf;
+	end = strchr(s, ']');
+	if (!end) {
+		fail(ps, ps->line, "section header without ']'");
+		return buf;
+	}
+	{
+		char text[256];
+
+		snprintf(text, sizeof(text), "%.*s", (int)(end - s - 1), s + 1);
+		open_section(ps, text);
+	}
+	return buf;
+}
+
+static bool seen_key(struct pstate *ps, const char *section, const char *name)
+{
+	char *tag;
+	size_t i;
+
+	if (asprintf(&tag, "%s\x1f%s", section, name) < 0)
+		abort();
+	for (i = 0; i < ps->nr_seen; i++) {
+		if (!strcmp(ps->seen[i], tag)) {
+			free(tag);
+			return true;
+		}
+	}
+	ps->seen = xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
+	ps->seen[ps->nr_seen++] = tag;
+	return false;
+}
+
+static void setting_key(struct pstate *ps, const char *name, const char *value)
+{
+	struct cb_setting *s = ps->obj;
+	struct cb_knob_setting *ks;
+	const struct cb_knob *knob;
+	char arg[32], why[256];
+
+	knob = cb_knob_find(name, arg, sizeof(arg));
+	if (!knob) {
+		fail(ps, ps->line, "[setting %s]: unknown knob '%s' (see configs/README.md)", s->name,
+		     name);
+		return;
+	}
+	if (cb_knob_check(knob, value, why, sizeof(why)) < 0) {
+		fail(ps, ps->line, "[setting %s] key '%s': %s", s->name, name, why);
+		return;
+	}
+	s->knobs = xrealloc(s->knobs, (s->nr_knobs + 1) * sizeof(*ks));
+	ks = &s->knobs[s->nr_knobs++];
+	memset(ks, 0, sizeof(*ks));
+	ks->knob = knob;
+	snprintf(ks->arg, sizeof(ks->arg), "%s", arg);
+	ks->key = xstrdup(name);
+	ks->value = xstrdup(value);
+	ks->line = ps->line;
+}
+
+static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand" };
+
+static int phase_index(const char *s, size_t len)
+{
+	for (int p = 0; p < CB_NR_PHASES; p++)
+		if (strlen(phase_names[p]) == len && !strncmp(s, phase_names[p], len))
+			return p;
+	return -1;
+}
+
+/* workload keys: PHASE = PROGRAM, PHASE.OPTION = VALUE, quick.PHASE.OPTION = VALUE */
+static void workload_key(struct pstate *ps, const char *name, const char *value)
+{
+	struct cb_workload *w = ps->obj;
+	const struct cfg_key *k = find_key(SEC_WORKLOAD, name);
+	bool quick = !strncmp(name, "quick.", 6);
+	const char *rest = quick ? name + 6 : name, *dot = strchr(rest, '.');
+	int p = phase_index(rest, dot ? (size_t)(dot - rest) : strlen(rest));
+	struct cb_phase *ph;
+	struct cb_wl_arg *a;
+
+	if (k) {
+		store_key(ps, k, w, value, ps->line);
+		return;
+	}
+	if (p < 0 || (quick && !dot) || (dot && !dot[1])) {
+		fail(ps, ps->line, "[workload %s]: unknown key '%s' (keys: fragment, demand, "
+			 "PHASE.OPTION, quick.PHASE.OPTION, timeout, ready_timeout, settle)", w->name, name);
+		return;
+	}
+	ph = &w->phase[p];
+	if (!dot) {
+		const struct wl_info *wl = wl_find(value);
+
+		if (!wl) {
+			fail(ps, ps->line, "[workload %s] key '%s': unknown workload program '%s'",
+			     w->name, name, value);
+			return;
+		}
+		if ((int)wl->phase != (p == CB_PHASE_FRAGMENT ? WL_PHASE_FRAGMENT : WL_PHASE_DEMAND)) {
+			fail(ps, ps->line, "[workload %s] key '%s': '%s' is not a %s program", w->name,
+			     name, value, phase_names[p]);
+			return;
+		}
+		ph->wl = wl;
+		ph->line = ps->line;
+		return;
+	}
+	/* options are checked once the whole section is read: the program may come later */
+	ph->args = xrealloc(ph->args, (ph->nr_args + 1) * sizeof(*a));
+	a = &ph->args[ph->nr_args++];
+	memset(a, 0, sizeof(*a));
+	a->name = xstrdup(dot + 1);
+	a->value = xstrdup(value);
+	a->quick = quick;
+	a->line = ps->line;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct pstate *ps = user;
+	const struct cfg_key *k;
+
+	if (ps->failed || ps->sec == SEC_NONE) {
+		if (!ps->failed)
+			fail(ps, ps->line, "key '%s' outside a section", name);
+		return 1;
+	}
+	if (seen_key(ps, section, name)) {
+		fail(ps, ps->line, "[%s]: duplicate key '%s'", section, name);
+		return 1;
+	}
+	switch (ps->sec) {
+	case SEC_SETTING:
+		setting_key(ps, name, value);
+		return 1;
+	case SEC_WORKLOAD:
+		workload_key(ps, name, value);
+		return 1;
+	default:
+		break;
+	}
+	k = find_key(ps->sec, name);
+	if (!k) {
+		fail(ps, ps->line, "[%s]: unknown key '%s' (see configs/README.md)", section, name);
+		return 1;
+	}
+	store_key(ps, k, base_of(ps, k->base), value, ps->line);
+	return 1;
+}
+
+static void check_workload(struct pstate *ps, struct cb_workload *w)
+{
+	char why[256];
+
+	if (!w->phase[CB_PHASE_DEMAND].wl) {
+		fail(ps, w->line, "[workload %s]: missing required key 'demand' (the demand program)",
+		     w->name);
+		return;
+	}
+	for (int p = 0; p < CB_NR_PHASES; p++) {
+		struct cb_phase *ph = &w->phase[p];
+
+		for (size_t i = 0; i < ph->nr_args; i++) {
+			struct cb_wl_arg *a = &ph->args[i];
+
+			if (!ph->wl) {
+				fail(ps, a->line, "[workload %s] key '%s.%s': no '%s' program named",
+				     w->name, phase_names[p], a->name, phase_names[p]);
+				return;
+			}
+			a->opt = wl_find_option(ph->wl, a->name);
+			if (!a->opt) {
+				fail(ps, a->line, "[workload %s] key '%s.%s': %s has no option '%s' "
+					 "(see %s --help)", w->name, phase_names[p], a->name,
+				     ph->wl->name, a->name, ph->wl->name);
+				return;
+			}
+			if (wl_check_value(a->opt, a->value, why, sizeof(why)) < 0) {
+				fail(ps, a->line, "[workload %s] key '%s.%s': %s", w->name,
+				     phase_names[p], a->name, why);
+				return;
+			}
+		}
+	}
+}
+
+static void check_config(struct pstate *ps)
+{
+	struct cb_config *cfg = ps->cfg;
+	size_t i;
+
+	if (!cfg->nr_settings)
+		fail(ps, ps->line, "no [setting NAME] section: a matrix needs at least one setting");
+	if (!cfg->nr_workloads)
+		fail(ps, ps->line, "no [workload NAME] section: a matrix needs at least one workload");
+	for (i = 0; i < cfg->nr_kernels; i++)
+		if ((int)cfg->kernels[i].target == -1)
+			cfg->kernels[i].target = cfg->target;
+	if (!cfg->nr_kernels) {
+		/* no kernel named: the booted one, on the global target */
+		cfg->kernels = xrealloc(NULL, sizeof(*cfg->kernels));
+		memset(cfg->kernels, 0, sizeof(*cfg->kernels));
+		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s",
+			 cfg->target == CB_TARGET_HOST ? "host" : "qemu");
+		cfg->kernels[0].target = cfg->target;
+		cfg->nr_kernels = 1;
+	}
+	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++)
+		check_workload(ps, &cfg->workloads[i]);
+	if (!cfg->name) {
+		char *dup = xstrdup(cfg->path), *base = basename(dup), *dot = strrchr(base, '.');
+
+		if (dot && !strcmp(dot, ".ini"))
+			*dot = '\0';
+		cfg->name = xstrdup(base);
+		free(dup);
+	}
+}
+
+static void hash_file(struct cb_config *cfg, const char *data, size_t len)
+{
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+
+	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+	for (unsigned int i = 0; i < mdlen && i < 32; i++)
+		snprintf(cfg->sha256 + 2 * i, 3, "%02x", md[i]);
+}
+
+struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
+{
+	struct pstate ps = { 0 };
+	struct cb_config *cfg;
+	size_t len;
+	char *data;
+	int rc;
+
+	data = cb_read_file(path, &len);
+	if (!data) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return NULL;
+	}
+	cfg = calloc(1, sizeof(*cfg));
+	if (!cfg)
+		abort();
+	cfg->path = xstrdup(path);
+	hash_file(cfg, data, len);
+	ps.cfg = cfg;
+	ps.file = path;
+	ps.sec = SEC_NONE;
+	set_defaults(&ps, SEC_GLOBAL, NULL);
+	set_defaults(&ps, SEC_COLLECTOR, NULL);
+	ps.fp = fmemopen(data, len, "r");
+	if (!ps.fp)
+		abort();
+	rc = ini_parse_stream(reader, &ps, handler, &ps);
+	fclose(ps.fp);
+	free(data);
+	if (rc > 0 && !ps.failed)
+		fail(&ps, rc, "not an INI line (KEY = VALUE, [section] or a ; comment)");
+	if (!ps.failed)
+		check_config(&ps);
+	for (size_t i = 0; i < ps.nr_seen; i++)
+		free(ps.seen[i]);
+	free(ps.seen);
+	if (ps.failed) {
+		snprintf(err, errlen, "%s", ps.err);
+		cb_config_free(cfg);
+		return NULL;
+	}
+	return cfg;
+}
+
+void cb_config_free(struct cb_config *cfg)
+{
+	size_t i, k;
+
+	if (!cfg)
+		return;
+	for (i = 0; i < cfg->nr_kernels; i++)
+		free(cfg->kernels[i].release);
+	for (i = 0; i < cfg->nr_settings; i++) {
+		for (k = 0; k < cfg->settings[i].nr_knobs; k++) {
+			free(cfg->settings[i].knobs[k].key);
+			free(cfg->settings[i].knobs[k].value);
+		}
+		free(cfg->settings[i].knobs);
+	}
+	for (i = 0; i < cfg->nr_workloads; i++) {
+		for (int p = 0; p < CB_NR_PHASES; p++) {
+			struct cb_phase *ph = &cfg->workloads[i].phase[p];
+
+			for (k = 0; k < ph->nr_args; k++) {
+				free(ph->args[k].name);
+				free(ph->args[k].value);
+			}
+			free(ph->args);
+		}
+	}
+	if (cfg->events) {
+		for (i = 0; cfg->events[i]; i++)
+			free(cfg->events[i]);
+		free(cfg->events);
+	}
+	free(cfg->kernels);
+	free(cfg->settings);
+	free(cfg->workloads);
+	free(cfg->memory_limit);
+	free(cfg->output);
+	free(cfg->name);
+	free(cfg->path);
+	free(cfg);
+}
+
+char **cb_phase_argv(const struct cb_phase *ph, const char *program_path, bool quick)
+{
+	char **argv = xrealloc(NULL, (2 * ph->nr_args + 2) * sizeof(*argv));
+	size_t n = 0, i, j;
+
+	argv[n++] = xstrdup(program_path);
+	for (i = 0; i < ph->nr_args; i++) {
+		const struct cb_wl_arg *a = &ph->args[i];
+		bool overridden = false;
+
+		if (a->quick && !quick)
+			continue;
+		for (j = 0; quick && !a->quick && j < ph->nr_args; j++)
+			overridden |= ph->args[j].quick && !strcmp(ph->args[j].name, a->name);
+		if (overridden)
+			continue;
+		if (a->opt && a->opt->type == WL_OPT_BOOL) {
+			/* a flag: present when true, absent when false */
+			if (!strcmp(a->value, "1") || !strcmp(a->value, "true") ||
+			    !strcmp(a->value, "yes")) {
+				if (asprintf(&argv[n++], "--%s", a->name) < 0)
+					abort();
+			}
+			continue;
+		}
+		if (asprintf(&argv[n++], "--%s", a->name) < 0)
+			abort();
+		argv[n++] = xstrdup(a->value);
+	}
+	argv[n] = NULL;
+	return argv;
+}
+
+void cb_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (size_t i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static const char *const key_type_names[] = { "integer", "duration", "size", "one of", "text",
+					      "list" };
+
+void cb_config_doc(FILE *out)
+{
+	const struct cfg_key *k;
+	const struct cb_knob *kn;
+	int sec;
+
+	for (sec = 0; sec < SEC_NONE; sec++) {
+		if (sec == SEC_SETTING) {
+			fprintf(out, "### [setting NAME]\n\nEach key is a kernel knob, set (through "
+				     "the restore journal) before every cell of the setting.\n\n"
+				     "| key | file | values | what it does |\n| --- | --- | --- | --- |\n");
+			for (kn = cb_knobs; kn->name; kn++) {
+				fprintf(out, "| `%s` | `%s` | ", kn->name, kn->path);
+				if (kn->type == CB_KNOB_INT) {
+					fprintf(out, "%lld..%lld", kn->min, kn->max);
+				} else {
+					for (size_t i = 0; kn->choices[i]; i++)
+						fprintf(out, "%s%s", i ? ", " : "", kn->choices[i]);
+				}
+				fprintf(out, " | %s |\n", kn->help);
+			}
+			fprintf(out, "\n");
+			continue;
+		}
+		fprintf(out, "### [%s%s]\n\n| key | type | default | what it does |\n"
+			     "| --- | --- | --- | --- |\n", sec_names[sec], sec_named[sec] ? " NAME" : "");
+		if (sec == SEC_WORKLOAD)
+			fprintf(out, "| `fragment` | program | none | the fragmenter: runs first, holds "
+				     "its state until the demand ends |\n"
+				     "| `demand` | program | required | the demand generator |\n"
+				     "| `PHASE.OPTION` | per program | the program's | `--OPTION VALUE` "
+				     "for that phase's program (below) |\n"
+				     "| `quick.PHASE.OPTION` | per program | none | replaces "
+				     "`PHASE.OPTION` with `run --quick` |\n");
+		for (k = keys; k->sec != SEC_NONE; k++) {
+			if ((int)k->sec != sec)
+				continue;
+			fprintf(out, "| `%s` | %s", k->name, key_type_names[k->type]);
+			if (k->type == KT_ENUM)
+				for (size_t i = 0; k->choices[i]; i++)
+					fprintf(out, "%s%s", i ? ", " : " ", k->choices[i]);
+			fprintf(out, " | %s | %s |\n", k->def ? k->def : "none", k->help);
+		}
+		fprintf(out, "\n");
+	}
+	fprintf(out, "### Workload programs and their options\n\n");
+	for (const struct wl_info *const *w = wl_all; *w; w++) {
+		fprintf(out, "#### %s (%s phase)\n\n%s\n\n| option | default | what it does |\n"
+			     "| --- | --- | --- |\n", (*w)->name,
+			(*w)->phase == WL_PHASE_FRAGMENT ? "fragment" : "demand", (*w)->summary);
+		for (const struct wl_option *o = (*w)->options; o->name; o++)
+			fprintf(out, "| `%s` | %s | %s |\n", o->name, o->def ? o->def : "none", o->help);
+		fprintf(out, "\n");
+	}
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * matrix.h - expand a config into cells: kernels x settings x workloads x repetitions.
+ */
+#ifndef CB_MATRIX_H
+#define CB_MATRIX_H
+
+#include "config.h"
+
+struct cb_cell {
+	size_t index; /* position in run order, from 0 */
+	const struct cb_kernel *kernel;
+	const struct cb_setting *setting;
+	const struct cb_workload *workload;
+	long rep;     /* from 1 */
+	char id[4 * CB_NAME_MAX + 16]; /* "<kernel>.<setting>.<workload>.r<rep>" */
+};
+
+/*
+ * cb_matrix_expand - the cells of @cfg in run order.
+ * @reps: repetitions (the config's reps, quick_reps, or --reps)
+ *
+ * The order interleaves repetitions, so slow drift of the machine (memory aging, a
+ * neighbour's load) spreads over every setting instead of biasing one: all cells of rep 1,
+ * then rep 2, and so on. Within a rep, cells go kernel by kernel (a VM kernel boots once
+ * per cell anyway), workload by workload, and the settings' order rotates by one per rep,
+ * so no setting always runs first after the previous rep. Returns a malloc'ed array of
+ * *nr cells (never NULL for a valid config).
+ */
+struct cb_cell *cb_matrix_expand(const struct cb_config *cfg, long reps, size_t *nr);
+
+#endif

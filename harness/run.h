@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * run.h - one run of a matrix: the state shared by `compactbench run`, the targets and
+ * the agent.
+ */
+#ifndef CB_RUN_H
+#define CB_RUN_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+
+#include "config.h"
+#include "journal.h"
+
+struct json_object;
+
+struct cb_run {
+	const struct cb_config *cfg;
+	char dir[PATH_MAX];	      /* results/<run-id> */
+	char workloads_dir[PATH_MAX]; /* where the workload programs are */
+	const char *root;	      /* prefix of /proc and /sys ("" for the machine) */
+	struct cb_journal journal;
+	bool quick;
+	struct json_object *knobs;    /* the current cell's knob values as read back */
+	char err[2048];		      /* why the last step failed */
+};
+
+/* set by SIGINT/SIGTERM; every loop that waits checks it */
+extern volatile sig_atomic_t cb_interrupted;
+
+/* cb_log - a progress or notice line on stderr, prefixed "compactbench: " */
+void cb_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* cb_log_line - cb_log("%s", msg), for callbacks */
+void cb_log_line(const char *msg);
+
+/* cmd_run - `compactbench run CONFIG [-o DIR] [--reps N] [--quick]`; returns the exit code */
+int cmd_run(int argc, char **argv);
+
+/* cmd_restore - `compactbench restore`: put back knobs a killed run left changed */
+int cmd_restore(int argc, char **argv);
+
+#endif

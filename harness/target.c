@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * target.c - the table of targets.
+ */
+#include "target.h"
+
+#include <errno.h>
+#include <stddef.h>
+
+const struct cb_target_ops *cb_target_find(enum cb_target_kind kind)
+{
+	switch (kind) {
+	case CB_TARGET_HOST:
+		return &cb_target_host;
+	case CB_TARGET_QEMU:
+		break;
+	}
+	errno = ENOSYS;
+	return NULL;
+}

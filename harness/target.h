@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * target.h - where cells run. A target is an ops table, one file each (fio's engines):
+ * host (the booted kernel, target_host.c); qemu comes with the kernel-build work.
+ */
+#ifndef CB_TARGET_H
+#define CB_TARGET_H
+
+#include "config.h"
+#include "matrix.h"
+
+struct cb_run;
+
+struct cb_target_ops {
+	const char *name;
+	/* before the first cell: check the target can run cells, replay a left-over journal */
+	int (*prepare)(struct cb_run *run);
+	/* one cell: knobs, start state, then the agent writes the cell directory */
+	int (*run_cell)(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir);
+	/* bring the cell's files into @cell_dir if they were made elsewhere */
+	int (*fetch)(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir);
+	/* after the last cell, on error and on interrupt: restore every knob */
+	void (*teardown)(struct cb_run *run);
+};
+
+extern const struct cb_target_ops cb_target_host;
+
+/* cb_target_find - the ops of @kind, or NULL (errno ENOSYS) if not yet available */
+const struct cb_target_ops *cb_target_find(enum cb_target_kind kind);
+
+#endif

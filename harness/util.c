@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * util.c - small helpers shared by the harness, the analyzer and the workloads.
+ */
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+char *cb_read_file(const char *path, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1);
+	int fd, saved;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *nb = realloc(buf, cap * 2 + 1);
+
+			if (!nb)
+				goto fail_fd;
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail_fd;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail_fd:
+	saved = errno;
+	close(fd);
+	errno = saved;
+fail:
+	saved = errno;
+	free(buf);
+	errno = saved;
+	return NULL;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= w;
+	}
+	return 0;
+}
+
+int cb_write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd, saved;
+
+	if (cb_path(tmp, sizeof(tmp), "%s.tmp", path) < 0)
+		return -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		saved = errno;
+		close(fd);
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	return 0;
+}
+
+int cb_write_string(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), saved;
+
+	if (fd < 0)
+		return -1;
+	if (write_all(fd, value, strlen(value)) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return close(fd);
+}
+
+int cb_read_trimmed(const char *path, char *buf, size_t size)
+{
+	size_t len;
+	char *s = cb_read_file(path, &len);
+
+	if (!s)
+		return -1;
+	while (len && isspace((unsigned char)s[len - 1]))
+		s[--len] = '\0';
+	snprintf(buf, size, "%s", s);
+	free(s);
+	return 0;
+}
+
+int cb_mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	char *p;
+
+	if (cb_path(tmp, sizeof(tmp), "%s", path) < 0)
+		return -1;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+int cb_rm_rf(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+long long cb_meminfo_kb(const char *root, const char *key)
+{
+	char path[PATH_MAX], *buf, *line;
+	size_t klen = strlen(key);
+	long long val = -1;
+
+	if (cb_path(path, sizeof(path), "%s/proc/meminfo", root ? root : "") < 0)
+		return -1;
+	buf = cb_read_file(path, NULL);
+	if (!buf)
+		return -1;
+	for (line = buf; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			val = strtoll(line + klen + 1, NULL, 10);
+			break;
+		}
+	}
+	free(buf);
+	if (val < 0)
+		errno = ENOENT;
+	return val;
+}
+
+int cb_parse_size(const char *s, uint64_t total, uint64_t *out)
+{
+	char *end;
+	double v;
+	uint64_t mult = 1;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
+		goto bad;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v <= 0)
+		goto bad;
+	if (!*end && (strchr(s, '.') || v < 1)) {
+		if (v > 1)
+			goto bad;
+		*out = (uint64_t)(v * (double)total);
+		return 0;
+	}
+	if (strchr(s, '.') && *end == '\0')
+		goto bad;
+	switch (tolower((unsigned char)*end)) {
+	case '\0':
+		break;
+	case 'k':
+		mult = 1ULL << 10;
+		break;
+	case 'm':
+		mult = 1ULL << 20;
+		break;
+	case 'g':
+		mult = 1ULL << 30;
+		break;
+	case 't':
+		mult = 1ULL << 40;
+		break;
+	default:
+		goto bad;
+	}
+	if (*end) {
+		end++;
+		if (tolower((unsigned char)*end) == 'i')
+			end++;
+		if (tolower((unsigned char)*end) == 'b')
+			end++;
+		if (*end)
+			goto bad;
+	}
+	*out = (uint64_t)(v * (double)mult);
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+int cb_parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
+		goto bad;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		goto bad;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		*out = v;
+	else if (!strcmp(end, "ms"))
+		*out = v / 1000.0;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		*out = v * 60.0;
+	else if (!strcmp(end, "h"))
+		*out = v * 3600.0;
+	else
+		goto bad;
+	return 0;
+bad:
+	errno = EINVAL;
+	return -1;
+}
+
+int cb_parse_long(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s || isspace((unsigned char)*s)) {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end) {
+		errno = errno ? errno : EINVAL;
+		return -1;
+	}
+	if (v < min || v > max) {
+		errno = ERANGE;
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+uint64_t cb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+int cb_path(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * util.h - small helpers shared by the harness, the analyzer and the workloads.
+ *
+ * Conventions (as in libtracefs): functions return -1 and set errno on failure, 0 or a
+ * count on success. Nothing here prints, exits or runs a shell.
+ */
+#ifndef CB_UTIL_H
+#define CB_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#define CB_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * cb_read_file - read a whole file into a NUL-terminated malloc'ed buffer
+ * @path: file to read
+ * @len: if not NULL, receives the length (without the NUL)
+ *
+ * Works on procfs/sysfs files whose size is reported as 0. Returns NULL and sets
+ * errno on failure.
+ */
+char *cb_read_file(const char *path, size_t *len);
+
+/*
+ * cb_write_file_atomic - write @len bytes to @path through a temporary file and rename
+ *
+ * The temporary is "@path.tmp"; it is fsync'ed before the rename, so a reader never
+ * sees a partial file under @path. Returns 0, or -1 with errno set.
+ */
+int cb_write_file_atomic(const char *path, const void *data, size_t len);
+
+/*
+ * cb_write_string - write a string to an existing file (a sysctl or sysfs knob)
+ *
+ * One write(2) with no trailing newline added; returns 0, or -1 with errno set.
+ */
+int cb_write_string(const char *path, const char *value);
+
+/*
+ * cb_read_trimmed - read a small file and strip trailing white space
+ * @buf/@size: destination; the value is truncated to fit
+ */
+int cb_read_trimmed(const char *path, char *buf, size_t size);
+
+/*
+ * cb_mkdir_p - create a directory and its parents (mode 0755); existing is fine
+ */
+int cb_mkdir_p(const char *path);
+
+/*
+ * cb_rm_rf - remove a file or a directory tree (no shell); a missing path is fine
+ */
+int cb_rm_rf(const char *path);
+
+/*
+ * cb_meminfo_kb - the value of a /proc/meminfo key (e.g. "MemTotal") in kB
+ * @root: prefix for /proc (NULL or "" for the real one; tests pass a fake root)
+ *
+ * Returns the value, or -1 with errno set (ENOENT if the key is missing).
+ */
+long long cb_meminfo_kb(const char *root, const char *key);
+
+/*
+ * cb_parse_size - parse a size: a fraction of @total ("0.5", "0.25") or bytes with an
+ * optional binary suffix ("512M", "4G", "64k", "4096")
+ * @total: what a fraction is a fraction of, in bytes
+ *
+ * A number with a decimal point, or below 1, is a fraction and must lie in (0, 1].
+ * Returns 0 and stores bytes in @out, or -1 with errno EINVAL.
+ */
+int cb_parse_size(const char *s, uint64_t total, uint64_t *out);
+
+/*
+ * cb_parse_duration - parse a duration: "30", "30s", "500ms", "2m", "1h" (seconds by default)
+ * Returns 0 and stores seconds in @out, or -1 with errno EINVAL.
+ */
+int cb_parse_duration(const char *s, double *out);
+
+/*
+ * cb_parse_long - parse a whole decimal number in [min, max]; -1 with EINVAL or ERANGE
+ */
+int cb_parse_long(const char *s, long long min, long long max, long long *out);
+
+/* cb_now_ns - CLOCK_MONOTONIC in nanoseconds */
+uint64_t cb_now_ns(void);
+
+/* cb_path - snprintf into a PATH_MAX buffer; returns -1 with ENAMETOOLONG if it did not fit */
+int cb_path(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_config.c - the config parser and the matrix: good files, every kind of bad input
+ * with its FILE:LINE message, matrix counts and run order.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "matrix.h"
+#include "util.h"
+
+static char tmpdir[] = "/tmp/cb-test-config-XXXXXX";
+
+static const char *write_cfg(const char *name, const char *text)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
+	return path;
+}
+
+static const char good[] =
+	"; a comment\n"
+	"[global]\n"
+	"reps = 4\n"
+	"memory_limit = 2G\n"
+	"\n"
+	"[kernel host]\n"
+	"target = host\n"
+	"[setting a]\n"
+	"vm.compaction_proactiveness = 0\n"
+	"thp.defrag = madvise\n"
+	"mthp.64kB.enabled = inherit\n"
+	"[setting b]\n"
+	"vm.compaction_proactiveness = 20\n"
+	"[setting c]\n"
+	"vm.extfrag_threshold = 500\n"
+	"[workload w1]\n"
+	"fragment = frag-anon\n"
+	"fragment.size = 0.5\n"
+	"demand = thp-demand\n"
+	"demand.size = 1G\n"
+	"quick.demand.size = 64M\n"
+	"[workload w2]\n"
+	"demand = thp-demand\n"
+	"[collector]\n"
+	"events = compaction:*, vmscan:mm_vmscan_direct_reclaim_begin\n";
+
+static void test_good_file(void **state)
+{
+	char err[1024] = "";
+	struct cb_config *cfg = cb_config_load(write_cfg("good.ini", good), err, sizeof(err));
+
+	assert_non_null(cfg);
+	assert_string_equal(err, "");
+	assert_int_equal(cfg->reps, 4);
+	assert_int_equal(cfg->nr_kernels, 1);
+	assert_int_equal(cfg->nr_settings, 3);
+	assert_int_equal(cfg->nr_workloads, 2);
+	assert_int_equal(cfg->settings[0].nr_knobs, 3);
+	assert_string_equal(cfg->settings[0].knobs[2].arg, "64kB");
+	assert_string_equal(cfg->memory_limit, "2G");
+	assert_string_equal(cfg->name, "good");
+	assert_string_equal(cfg->events[0], "compaction:*");
+	assert_string_equal(cfg->events[1], "vmscan:mm_vmscan_direct_reclaim_begin");
+	assert_null(cfg->events[2]);
+	assert_int_equal(strlen(cfg->sha256), 64);
+	assert_non_null(cfg->workloads[0].phase[CB_PHASE_FRAGMENT].wl);
+	assert_null(cfg->workloads[1].phase[CB_PHASE_FRAGMENT].wl);
+	cb_config_free(cfg);
+}
+
+static void test_phase_argv(void **state)
+{
+	char err[1024];
+	struct cb_config *cfg = cb_config_load(write_cfg("good.ini", good), err, sizeof(err));
+	char **argv;
+
+	assert_non_null(cfg);
+	argv = cb_phase_argv(&cfg->workloads[0].phase[CB_PHASE_DEMAND], "/x/thp-demand", false);
+	assert_string_equal(argv[0], "/x/thp-demand");
+	assert_string_equal(argv[1], "--size");
+	assert_string_equal(argv[2], "1G");
+	assert_null(argv[3]);
+	cb_argv_free(argv);
+	/* with --quick the quick. key replaces the normal one, and only once */
+	argv = cb_phase_argv(&cfg->workloads[0].phase[CB_PHASE_DEMAND], "/x/thp-demand", true);
+	assert_string_equal(argv[1], "--size");
+	assert_string_equal(argv[2], "64M");
+	assert_null(argv[3]);
+	cb_argv_free(argv);
+	cb_config_free(cfg);
+}
+
+/* every kind of bad input: the message names FILE:LINE and the key */
+struct bad_case {
+	const char *text;
+	int line;
+	const char *needle;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "[global]\nreps = 3\nbogus = 1\n", 3, "unknown key 'bogus'" },
+	{ "[global]\nreps = three\n", 2, "key 'reps': 'three' is not a whole number" },
+	{ "[global]\nreps = 0\n", 2, "key 'reps'" },
+	{ "[global]\nreps = 3\nreps = 4\n", 3, "duplicate key 'reps'" },
+	{ "[setting a]\nvm.compaction_proactiveness = 101\n", 2,
+	  "key 'vm.compaction_proactiveness': '101' is not a whole number in [0, 100]" },
+	{ "[setting a]\nthp.defrag = sometimes\n", 2, "key 'thp.defrag': 'sometimes' is not one of" },
+	{ "[setting a]\nvm.no_such_knob = 1\n", 2, "unknown knob 'vm.no_such_knob'" },
+	{ "[setting a]\nmthp.64.enabled = always\n", 2, "unknown knob 'mthp.64.enabled'" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[setting a]\n", 3, "duplicate section [setting a]" },
+	{ "[frobnicate]\n", 1, "unknown section [frobnicate]" },
+	{ "[setting]\n", 1, "needs a name" },
+	{ "[setting a.b]\n", 1, "needs a name" },
+	{ "[global x]\n", 1, "takes no name" },
+	{ "reps = 3\n", 1, "outside a section" },
+	{ "[global]\nthis is not ini\n", 2, "not an INI line" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n\n[workload w]\nfragment = frag-anon\n", 4,
+	  "missing required key 'demand'" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = frag-anon\n", 4,
+	  "'frag-anon' is not a demand program" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = nosuch\n", 4,
+	  "unknown workload program 'nosuch'" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "demand.nosuch = 1\n", 5, "thp-demand has no option 'nosuch'" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "demand.size = lots\n", 5, "key 'demand.size'" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "fragment.size = 0.5\n", 5, "no 'fragment' program named" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "timeout = forever\n", 5, "key 'timeout': 'forever' is not a duration" },
+	{ "[global]\nmemory_limit = 3 apples\n", 2, "key 'memory_limit'" },
+	{ "[kernel k]\ntarget = cloud\n", 2, "key 'target': 'cloud' is not one of" },
+	{ "[collector]\nevents = ,\n", 2, "key 'events': empty list" },
+	{ "[workload w]\ndemand = thp-demand\n", 2, "no [setting NAME] section" },
+};
+
+static void test_bad_inputs(void **state)
+{
+	for (size_t i = 0; i < CB_ARRAY_SIZE(bad_cases); i++) {
+		char err[1024] = "", want[512];
+		const char *path = write_cfg("bad.ini", bad_cases[i].text);
+		struct cb_config *cfg = cb_config_load(path, err, sizeof(err));
+
+		snprintf(want, sizeof(want), "%s:%d: ", path, bad_cases[i].line);
+		if (cfg || strncmp(err, want, strlen(want)) || !strstr(err, bad_cases[i].needle))
+			fail_msg("case %zu: want '%s...%s', got '%s'", i, want, bad_cases[i].needle,
+				 cfg ? "(accepted)" : err);
+	}
+}
+
+static void test_missing_file(void **state)
+{
+	char err[1024];
+
+	assert_null(cb_config_load("/nonexistent/x.ini", err, sizeof(err)));
+	assert_non_null(strstr(err, "/nonexistent/x.ini: cannot read"));
+}
+
+/* the CLI: a bad config exits 2 and names FILE:LINE on stderr, and runs nothing */
+static void test_cli_exit_2(void **state)
+{
+	const char *cb = getenv("COMPACTBENCH");
+	const char *path = write_cfg("cli.ini", "[global]\nreps = 3\nbogus = 1\n");
+	char errpath[600], *text, want[600];
+	int status;
+	pid_t pid;
+
+	if (!cb)
+		skip();
+	snprintf(errpath, sizeof(errpath), "%s/cli.err", tmpdir);
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(errpath, "w", stderr);
+
+		(void)f;
+		execl(cb, cb, "run", path, "-o", "/tmp/cb-test-config-never", (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	text = cb_read_file(errpath, NULL);
+	assert_non_null(text);
+	snprintf(want, sizeof(want), "%s:3: [global]: unknown key 'bogus'", path);
+	if (!strstr(text, want))
+		fail_msg("want \"%s\" in \"%s\"", want, text);
+	assert_non_null(strstr(text, want));
+	free(text);
+	assert_int_not_equal(access("/tmp/cb-test-config-never", F_OK), 0);
+}
+
+static void test_matrix_order(void **state)
+{
+	char err[1024];
+	struct cb_config *cfg = cb_config_load(write_cfg("good.ini", good), err, sizeof(err));
+	struct cb_cell *cells;
+	size_t nr;
+
+	assert_non_null(cfg);
+	cells = cb_matrix_expand(cfg, cfg->reps, &nr);
+	/* 1 kernel x 3 settings x 2 workloads x 4 reps */
+	assert_int_equal(nr, 24);
+	/* reps interleave: the first 6 cells are rep 1, the next 6 rep 2 */
+	for (size_t i = 0; i < nr; i++) {
+		assert_int_equal(cells[i].rep, (long)(i / 6) + 1);
+		assert_int_equal(cells[i].index, i);
+	}
+	/* settings rotate per rep: rep 1 starts with a, rep 2 with b, rep 3 with c, rep 4 with a */
+	assert_string_equal(cells[0].id, "host.a.w1.r1");
+	assert_string_equal(cells[1].id, "host.b.w1.r1");
+	assert_string_equal(cells[3].id, "host.a.w2.r1");
+	assert_string_equal(cells[6].id, "host.b.w1.r2");
+	assert_string_equal(cells[12].id, "host.c.w1.r3");
+	assert_string_equal(cells[18].id, "host.a.w1.r4");
+	/* every (setting, workload, rep) exactly once */
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = i + 1; j < nr; j++)
+			assert_string_not_equal(cells[i].id, cells[j].id);
+	free(cells);
+	cb_config_free(cfg);
+}
+
+static void test_shipped_configs_parse(void **state)
+{
+	const char *src = getenv("SOURCE_ROOT");
+	const char *files[] = { "configs/default.ini", "tests/harness/smoke.ini" };
+	char path[1024], err[1024];
+
+	if (!src)
+		skip();
+	for (size_t i = 0; i < CB_ARRAY_SIZE(files); i++) {
+		struct cb_config *cfg;
+
+		snprintf(path, sizeof(path), "%s/%s", src, files[i]);
+		cfg = cb_config_load(path, err, sizeof(err));
+		if (!cfg)
+			fail_msg("%s", err);
+		cb_config_free(cfg);
+	}
+}
+
+static int setup(void **state)
+{
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	return cb_rm_rf(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_file),     cmocka_unit_test(test_phase_argv),
+		cmocka_unit_test(test_bad_inputs),    cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_cli_exit_2),    cmocka_unit_test(test_matrix_order),
+		cmocka_unit_test(test_shipped_configs_parse),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
