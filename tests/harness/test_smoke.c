@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_smoke.c - integration: `compactbench run tests/harness/smoke.ini --quick` on this
+ * machine, then the direct compactions in its trace.dat against the compact_stall delta of
+ * /proc/vmstat over the same window: two independent kernel counters.
+ *
+ * The relation, from mm/page_alloc.c and mm/compaction.c (6.1 .. 6.18):
+ *  - __alloc_pages_direct_compact() calls try_to_compact_pages(), which fires
+ *    mm_compaction_try_to_compact_pages (after its may_perform_io check) and then, zone by
+ *    zone, either skips a deferred zone (compaction_deferred() fires mm_compaction_deferred
+ *    only when it returns true; rc becomes COMPACT_DEFERRED) or calls compact_zone(), which
+ *    fires mm_compaction_begin/end when compaction really runs.
+ *  - Back in __alloc_pages_direct_compact(), a result of COMPACT_SKIPPED returns early; any
+ *    other result does count_vm_event(COMPACTSTALL).
+ * So one compact_stall is one try_to_compact_pages whose attempt (the same pid's events up
+ * to its next try_to_compact_pages or direct reclaim) holds at least one
+ * mm_compaction_begin or mm_compaction_deferred. A try_to_compact_pages alone is an
+ * attempt every zone skipped: no stall. The one stall this cannot see is a zone whose
+ * watermark was already met (COMPACT_SUCCESS before compaction starts, no event on 6.18):
+ * rare, and covered by the tolerance below with the edges of the window (the collector
+ * starts before vmstat.before is read and stops after vmstat.after).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <trace-cmd/trace-cmd.h>
+#include <event-parse.h>
+
+#include "itest.h"
+
+static char dir[] = "/tmp/cb-test-smoke-XXXXXX";
+static char cell[800];
+
+#define MAX_PID (1 << 22)
+
+struct count {
+	struct tep_handle *tep;
+	int id_try, id_begin, id_deferred, id_reclaim;
+	unsigned char *state; /* per pid: 0 none, 1 in an attempt, 2 attempt that counts */
+	long tries, stalls;
+};
+
+static void finish(struct count *c, int pid)
+{
+	if (c->state[pid] == 2)
+		c->stalls++;
+	c->state[pid] = 0;
+}
+
+static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
+{
+	struct count *c = data;
+	int id = tep_data_type(c->tep, r), pid = tep_data_pid(c->tep, r);
+
+	if (pid < 0 || pid >= MAX_PID)
+		return 0;
+	if (id == c->id_try) {
+		finish(c, pid);
+		c->state[pid] = 1;
+		c->tries++;
+	} else if ((id == c->id_begin || id == c->id_deferred) && c->state[pid]) {
+		c->state[pid] = 2;
+	} else if (id == c->id_reclaim) {
+		finish(c, pid);
+	}
+	return 0;
+}
+
+static int event_id(struct tep_handle *tep, const char *sys, const char *name)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, sys, name);
+
+	return e ? e->id : -1;
+}
+
+static long vmstat(const char *file, const char *key)
+{
+	char path[1024], *text, *p;
+	long v = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", cell, file);
+	text = cb_read_file(path, NULL);
+	assert_non_null(text);
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, strlen(key)) && p[strlen(key)] == ' ') {
+			v = strtol(p + strlen(key) + 1, NULL, 10);
+			break;
+		}
+	}
+	free(text);
+	assert_true(v >= 0);
+	return v;
+}
+
+static void test_trace_agrees_with_vmstat(void **state)
+{
+	struct count c = { 0 };
+	struct tracecmd_input *h;
+	char path[1024], v[64];
+	long delta, diff, tol;
+
+	snprintf(path, sizeof(path), "%s/meta.json", cell);
+	assert_string_equal(itest_json(path, "status", v, sizeof(v)), "complete");
+	assert_string_equal(itest_json(path, "collector.lost", v, sizeof(v)), "0");
+
+	snprintf(path, sizeof(path), "%s/trace.dat", cell);
+	h = tracecmd_open(path, 0);
+	assert_non_null(h);
+	c.tep = tracecmd_get_tep(h);
+	c.id_try = event_id(c.tep, "compaction", "mm_compaction_try_to_compact_pages");
+	c.id_begin = event_id(c.tep, "compaction", "mm_compaction_begin");
+	c.id_deferred = event_id(c.tep, "compaction", "mm_compaction_deferred");
+	c.id_reclaim = event_id(c.tep, "vmscan", "mm_vmscan_direct_reclaim_begin");
+	assert_true(c.id_try >= 0 && c.id_begin >= 0 && c.id_deferred >= 0);
+	c.state = calloc(MAX_PID, 1);
+	assert_int_equal(tracecmd_iterate_events(h, NULL, 0, on_event, &c), 0);
+	for (int pid = 0; pid < MAX_PID; pid++)
+		finish(&c, pid);
+	free(c.state);
+	tracecmd_close(h);
+
+	delta = vmstat("vmstat.after", "compact_stall") - vmstat("vmstat.before", "compact_stall");
+	diff = labs(c.stalls - delta);
+	tol = 2 + delta / 50; /* 2 events plus 2%: the window's edges and watermark-ok stalls */
+	print_message("try_to_compact_pages %ld, stalls in trace %ld, compact_stall delta %ld, "
+		      "tolerance %ld\n", c.tries, c.stalls, delta, tol);
+	/* the smoke matrix must really direct-compact, or this test proves nothing */
+	assert_true(delta >= 20);
+	assert_true(c.tries >= c.stalls);
+	assert_true(diff <= tol);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_trace_agrees_with_vmstat) };
+	const char *src = getenv("SOURCE_ROOT");
+	char cfg[1024], out[700], log_path[700];
+	char *args[] = { "run", cfg, "--quick", "-o", out, NULL };
+	int rc;
+
+	if (!itest_can_trace() || !src) {
+		fprintf(stderr, "skip: needs root, tracefs and SOURCE_ROOT\n");
+		return 77;
+	}
+	if (!mkdtemp(dir))
+		return 1;
+	snprintf(cfg, sizeof(cfg), "%s/tests/harness/smoke.ini", src);
+	snprintf(out, sizeof(out), "%s/run", dir);
+	snprintf(log_path, sizeof(log_path), "%s/log", dir);
+	snprintf(cell, sizeof(cell), "%s/host.pro0.thp-frag.r1", out);
+	rc = itest_wait(itest_spawn(log_path, args));
+	if (rc != 0) {
+		char *text = cb_read_file(log_path, NULL);
+
+		fprintf(stderr, "compactbench run exited %d:\n%s\n", rc, text ? text : "");
+		free(text);
+		return 1;
+	}
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	if (rc == 0)
+		cb_rm_rf(dir);
+	else
+		fprintf(stderr, "kept %s for a look\n", dir);
+	return rc;
+}
