@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * frag_anon_info.c - the option table of frag-anon (anonymous hole-punch fragmenter).
+ * Parsing, --help, the harness's `fragment.*` key checks and the docs all come from it.
+ */
+#include "wl_info.h"
+
+static const char *const frag_anon_patterns[] = { "every-other", "1-in-N", "random", NULL };
+
+static const struct wl_option frag_anon_options[] = {
+	{ .name = "size", .type = WL_OPT_SIZE, .def = "0.5",
+	  .help = "memory to fill: a fraction of MemAvailable (read at start), or bytes "
+		  "(64k, 512M, 4G); refused above 0.95 of MemAvailable" },
+	{ .name = "pattern", .type = WL_OPT_ENUM, .def = "every-other",
+	  .choices = frag_anon_patterns,
+	  .help = "which base pages to free: every-other keeps pages 0, 2, 4, ...; 1-in-N keeps "
+		  "the first page of every N (frees the N-1 after it in one call); random "
+		  "keeps each page with probability 1/N" },
+	{ .name = "keep-every", .type = WL_OPT_INT, .def = "2", .min = 2, .max = 1 << 20,
+	  .help = "N for 1-in-N and random (512 pins every 2 MiB block with 1/512 of the "
+		  "memory)" },
+	{ .name = "seed", .type = WL_OPT_INT, .def = "1", .min = 0, .max = 4294967295.0,
+	  .help = "seed of the random pattern (same seed, same pages)" },
+	{ .name = "duration", .type = WL_OPT_DURATION, .def = "10m",
+	  .help = "bound on the fill: stop filling when it is reached and fragment what was "
+		  "filled" },
+	{ .name = "hold", .type = WL_OPT_DURATION, .def = "0",
+	  .help = "how long to hold the fragmented memory after \"ready\"; 0 = until "
+		  "SIGINT/SIGTERM (at most --max-hold)" },
+	{ .name = "max-hold", .type = WL_OPT_DURATION, .def = "1h",
+	  .help = "upper bound on the hold, whatever --hold says" },
+	{ 0 }
+};
+
+const struct wl_info wl_frag_anon = {
+	.name = "frag-anon",
+	.phase = WL_PHASE_FRAGMENT,
+	.summary = "fragment memory: fill with anonymous base pages, then free a pattern of them",
+	.options = frag_anon_options,
+	.details =
+	"Method: mmap anonymous memory, madvise(MADV_NOHUGEPAGE) so it is backed by base pages\n"
+	"(with THP, freeing a 4k subpage only splits the huge page), write every page, then\n"
+	"free the pattern's pages with madvise(MADV_DONTNEED), batching contiguous runs.\n"
+	"\n"
+	"Output (JSON lines on stdout, one object per line):\n"
+	"  {\"type\":\"phase\",\"phase\":\"start\",...}             resolved parameters\n"
+	"  {\"type\":\"buddyinfo\",\"when\":\"before\"|\"after\",\"zones\":[{\"node\":0,\"zone\":\"Normal\",\n"
+	"   \"free\":[n0,...,n10]}]}                          /proc/buddyinfo around the fragmenting\n"
+	"  {\"type\":\"phase\",\"phase\":\"ready\",\"held_bytes\":..,\"freed_bytes\":..,\"fill_s\":..,\n"
+	"   \"free_s\":..}                                   fragmentation is done, holding\n"
+	"  {\"type\":\"summary\",\"workload\":\"frag-anon\",...,\"interrupted\":false}\n"
+	"Progress goes to stderr every GiB of fill.\n"
+	"\n"
+	"Exit status: 0 when the memory was fragmented and held (a SIGINT/SIGTERM during the hold\n"
+	"is the normal way to end it: exit 0 with \"interrupted\":true); 130 (SIGINT) or 143\n"
+	"(SIGTERM) when a signal stopped the fill or the free before \"ready\"; 1 on a system\n"
+	"error; 2 on a bad argument. The memory is unmapped before the summary in every case.\n"
+	"The program sets its own oom_score_adj to 1000: with no swap, it is the process to lose.\n",
+};

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * wl_mm.c - reading the kernel's memory state for the workload programs.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "wl_json.h"
+#include "wl_mm.h"
+
+#define PM_PRESENT (1ULL << 63)
+#define PM_PFN_MASK ((1ULL << 55) - 1)
+
+/* one "Node 0, zone   Normal  465 62 ..." line; returns 0, or -1 if it is not one */
+static int parse_buddy_line(const char *line, struct wl_buddy_zone *z)
+{
+	const char *p;
+	char *end;
+	int used = 0;
+
+	memset(z, 0, sizeof(*z));
+	if (sscanf(line, "Node %d, zone %31s%n", &z->node, z->zone, &used) != 2 || !used)
+		return -1;
+	p = line + used;
+	while (z->norders < WL_BUDDY_MAX_ORDERS) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			break;
+		z->free[z->norders++] = strtoull(p, &end, 10);
+		p = end;
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return z->norders && (!*p || *p == '\n') ? 0 : -1;
+}
+
+/*
+ * wl_buddyinfo_parse - parse the text of /proc/buddyinfo into @zones (at most @max)
+ * Returns the number of zones, or -1 with errno EINVAL on a line it cannot read.
+ */
+int wl_buddyinfo_parse(const char *text, struct wl_buddy_zone *zones, int max)
+{
+	const char *line = text;
+	int n = 0;
+
+	while (line && *line) {
+		const char *next = strchr(line, '\n');
+
+		if (*line != '\n') {
+			if (n >= max || parse_buddy_line(line, &zones[n]) < 0) {
+				errno = EINVAL;
+				return -1;
+			}
+			n++;
+		}
+		line = next ? next + 1 : NULL;
+	}
+	return n;
+}
+
+/*
+ * wl_buddyinfo_read - read @root/proc/buddyinfo (@root NULL or "" for the real one)
+ * Returns the number of zones, or -1 with errno set.
+ */
+int wl_buddyinfo_read(const char *root, struct wl_buddy_zone *zones, int max)
+{
+	char path[PATH_MAX], *text;
+	int n;
+
+	if (cb_path(path, sizeof(path), "%s/proc/buddyinfo", root ? root : "") < 0)
+		return -1;
+	text = cb_read_file(path, NULL);
+	if (!text)
+		return -1;
+	n = wl_buddyinfo_parse(text, zones, max);
+	free(text);
+	return n;
+}
+
+/* wl_buddyinfo_blocks_from - free blocks of order >= @order, summed over @n zones */
+uint64_t wl_buddyinfo_blocks_from(const struct wl_buddy_zone *zones, int n, int order)
+{
+	uint64_t sum = 0;
+	int i, o;
+
+	for (i = 0; i < n; i++)
+		for (o = order < 0 ? 0 : order; o < zones[i].norders; o++)
+			sum += zones[i].free[o];
+	return sum;
+}
+
+/*
+ * wl_buddyinfo_json - {"type":"buddyinfo","when":@when,"zones":[{"node","zone","free":[]}]}
+ * Returns a new object (NULL on allocation failure).
+ */
+struct json_object *wl_buddyinfo_json(const char *when, const struct wl_buddy_zone *zones, int n)
+{
+	struct json_object *o = wl_json_new("buddyinfo"), *arr = json_object_new_array();
+	int i, k;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	wl_json_str(o, "when", when);
+	for (i = 0; i < n; i++) {
+		struct json_object *z = json_object_new_object();
+		struct json_object *free_arr = json_object_new_array();
+
+		wl_json_int(z, "node", zones[i].node);
+		wl_json_str(z, "zone", zones[i].zone);
+		for (k = 0; k < zones[i].norders; k++)
+			json_object_array_add(free_arr, json_object_new_int64(zones[i].free[k]));
+		json_object_object_add(z, "free", free_arr);
+		json_object_array_add(arr, z);
+	}
+	json_object_object_add(o, "zones", arr);
+	return o;
+}
+
+/*
+ * wl_vmstat_read - values of the /proc/vmstat counters named in @keys (NULL-terminated)
+ * @root: prefix for /proc, NULL or "" for the real one
+ * A counter the kernel lacks reads as -1. Returns 0, or -1 with errno set.
+ */
+int wl_vmstat_read(const char *root, const char *const *keys, long long *values)
+{
+	char path[PATH_MAX], *text, *line;
+	size_t i;
+
+	if (cb_path(path, sizeof(path), "%s/proc/vmstat", root ? root : "") < 0)
+		return -1;
+	text = cb_read_file(path, NULL);
+	if (!text)
+		return -1;
+	for (i = 0; keys[i]; i++)
+		values[i] = -1;
+	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		size_t klen = strcspn(line, " ");
+
+		for (i = 0; keys[i]; i++)
+			if (strlen(keys[i]) == klen && !strncmp(line, keys[i], klen))
+				values[i] = strtoll(line + klen, NULL, 10);
+	}
+	free(text);
+	return 0;
+}
+
+/*
+ * wl_sysfs_choice - the selected word of a sysfs choice file ("always [madvise] never"
+ * gives "madvise"), or its whole trimmed text if nothing is bracketed
+ * Returns 0, or -1 with errno set.
+ */
+int wl_sysfs_choice(const char *path, char *buf, size_t size)
+{
+	char text[256], *open, *close;
+
+	if (cb_read_trimmed(path, text, sizeof(text)) < 0)
+		return -1;
+	open = strchr(text, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = '\0';
+		snprintf(buf, size, "%s", open + 1);
+	} else {
+		snprintf(buf, size, "%s", text);
+	}
+	return 0;
+}
+
+/* wl_pagemap_open - open both files; returns 0, or -1 with errno set (pagemap missing) */
+int wl_pagemap_open(struct wl_pagemap *pm)
+{
+	pm->page_size = (size_t)sysconf(_SC_PAGESIZE);
+	pm->kpageflags_fd = -1;
+	pm->pagemap_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (pm->pagemap_fd < 0)
+		return -1;
+	pm->kpageflags_fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	return 0;
+}
+
+/* wl_pagemap_close - close what wl_pagemap_open opened */
+void wl_pagemap_close(struct wl_pagemap *pm)
+{
+	if (pm->pagemap_fd >= 0)
+		close(pm->pagemap_fd);
+	if (pm->kpageflags_fd >= 0)
+		close(pm->kpageflags_fd);
+	pm->pagemap_fd = pm->kpageflags_fd = -1;
+}
+
+/* read the 64-bit entry number @index of @fd */
+static int read_u64(int fd, uint64_t index, uint64_t *out)
+{
+	ssize_t n = pread(fd, out, sizeof(*out), (off_t)(index * sizeof(*out)));
+
+	if (n == (ssize_t)sizeof(*out))
+		return 0;
+	if (n >= 0)
+		errno = EIO;
+	return -1;
+}
+
+/*
+ * wl_pagemap_pfn - the page frame of the page at @addr
+ * Returns 1 if the page is present (*@pfn is 0 when the kernel hides PFNs: not root),
+ * 0 if not present, -1 with errno set on a read error.
+ */
+int wl_pagemap_pfn(const struct wl_pagemap *pm, const void *addr, uint64_t *pfn)
+{
+	uint64_t e;
+
+	if (read_u64(pm->pagemap_fd, (uintptr_t)addr / pm->page_size, &e) < 0)
+		return -1;
+	*pfn = e & PM_PFN_MASK;
+	return (e & PM_PRESENT) ? 1 : 0;
+}
+
+/*
+ * wl_region_huge - whether [@addr, @addr + @len) is mapped by one large folio: its first
+ * and last pages present on contiguous, naturally aligned PFNs carrying the THP flag.
+ * Call it after touching only the first page: a base-page fault leaves the last one absent.
+ * Returns 1 (huge), 0 (not), or -1 with errno set (ENOTSUP: PFNs hidden, not root).
+ */
+int wl_region_huge(const struct wl_pagemap *pm, const void *addr, size_t len)
+{
+	uint64_t npages = len / pm->page_size, first, last, flags;
+	const char *last_addr = (const char *)addr + len - pm->page_size;
+	int ret;
+
+	ret = wl_pagemap_pfn(pm, addr, &first);
+	if (ret <= 0)
+		return ret;
+	if (!first || pm->kpageflags_fd < 0) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	ret = wl_pagemap_pfn(pm, last_addr, &last);
+	if (ret <= 0)
+		return ret;
+	if (last != first + npages - 1 || first % npages)
+		return 0;
+	if (read_u64(pm->kpageflags_fd, first, &flags) < 0)
+		return -1;
+	return (flags >> WL_KPF_THP) & 1;
+}

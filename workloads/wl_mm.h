@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * wl_mm.h - what the workload programs read of the kernel's memory state: /proc/buddyinfo,
+ * /proc/vmstat counters, THP settings in sysfs, and pagemap + kpageflags to tell a huge
+ * page from base pages.
+ */
+#ifndef CB_WL_MM_H
+#define CB_WL_MM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#define WL_BUDDY_MAX_ORDERS 16
+#define WL_BUDDY_MAX_ZONES 64
+
+/* one line of /proc/buddyinfo: free blocks per order of one zone */
+struct wl_buddy_zone {
+	int node;
+	char zone[32];
+	int norders;
+	uint64_t free[WL_BUDDY_MAX_ORDERS];
+};
+
+/*
+ * wl_buddyinfo_parse - parse the text of /proc/buddyinfo into @zones (at most @max)
+ * Returns the number of zones, or -1 with errno EINVAL on a line it cannot read.
+ */
+int wl_buddyinfo_parse(const char *text, struct wl_buddy_zone *zones, int max);
+
+/*
+ * wl_buddyinfo_read - read @root/proc/buddyinfo (@root NULL or "" for the real one)
+ * Returns the number of zones, or -1 with errno set.
+ */
+int wl_buddyinfo_read(const char *root, struct wl_buddy_zone *zones, int max);
+
+/* wl_buddyinfo_blocks_from - free blocks of order >= @order, summed over @n zones */
+uint64_t wl_buddyinfo_blocks_from(const struct wl_buddy_zone *zones, int n, int order);
+
+/*
+ * wl_buddyinfo_json - {"type":"buddyinfo","when":@when,"zones":[{"node","zone","free":[]}]}
+ * Returns a new object (NULL on allocation failure).
+ */
+struct json_object *wl_buddyinfo_json(const char *when, const struct wl_buddy_zone *zones, int n);
+
+/*
+ * wl_vmstat_read - values of the /proc/vmstat counters named in @keys (NULL-terminated)
+ * @root: prefix for /proc, NULL or "" for the real one
+ * A counter the kernel lacks reads as -1. Returns 0, or -1 with errno set.
+ */
+int wl_vmstat_read(const char *root, const char *const *keys, long long *values);
+
+/*
+ * wl_sysfs_choice - the selected word of a sysfs choice file ("always [madvise] never"
+ * gives "madvise"), or its whole trimmed text if nothing is bracketed
+ * Returns 0, or -1 with errno set.
+ */
+int wl_sysfs_choice(const char *path, char *buf, size_t size);
+
+/* pagemap of this process and /proc/kpageflags, opened once */
+struct wl_pagemap {
+	int pagemap_fd;
+	int kpageflags_fd; /* -1 if not readable (not root) */
+	size_t page_size;
+};
+
+#define WL_KPF_THP 22 /* include/uapi/linux/kernel-page-flags.h: any large anon folio */
+
+/* wl_pagemap_open - open both files; returns 0, or -1 with errno set (pagemap missing) */
+int wl_pagemap_open(struct wl_pagemap *pm);
+
+/* wl_pagemap_close - close what wl_pagemap_open opened */
+void wl_pagemap_close(struct wl_pagemap *pm);
+
+/*
+ * wl_pagemap_pfn - the page frame of the page at @addr
+ * Returns 1 if the page is present (*@pfn is 0 when the kernel hides PFNs: not root),
+ * 0 if not present, -1 with errno set on a read error.
+ */
+int wl_pagemap_pfn(const struct wl_pagemap *pm, const void *addr, uint64_t *pfn);
+
+/*
+ * wl_region_huge - whether [@addr, @addr + @len) is mapped by one large folio: its first
+ * and last pages present on contiguous, naturally aligned PFNs carrying the THP flag.
+ * Call it after touching only the first page: a base-page fault leaves the last one absent.
+ * Returns 1 (huge), 0 (not), or -1 with errno set (ENOTSUP: PFNs hidden, not root).
+ */
+int wl_region_huge(const struct wl_pagemap *pm, const void *addr, size_t len);
+
+#endif
