@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * analyze.c - `compactbench analyze`: a run directory, a cell directory or a lone trace.dat.
+ */
+#include "analyze.h"
+#include "metrics.h"
+#include "report.h"
+#include "stalls.h"
+#include "summary.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+/* the options, one row each: the usage text is made from this table */
+static const struct opt {
+	const char *name;
+	const char *arg; /* NULL: a flag */
+	const char *help;
+} opts[] = {
+	{ "--format", "text|json", "how a lone trace's stall summary is printed (default text)" },
+	{ "--metrics", NULL, "print the metric table (markdown) and exit" },
+	{ "--help", NULL, "print this help and exit" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"usage: compactbench analyze DIR\n"
+		"       compactbench analyze FILE.dat [--format text|json]\n"
+		"       compactbench analyze --metrics\n"
+		"\n"
+		"  DIR       a run directory (run.json): analyze every cell (summary.json each),\n"
+		"            write report.md, print the per-setting tables and the verdict;\n"
+		"            or one cell directory (meta.json): analyze that cell\n"
+		"  FILE.dat  a lone trace.dat (trace-cmd v6 or v7, from any machine): print its\n"
+		"            direct compaction stalls (tracepoint method, analysis/README.md)\n"
+		"\noptions:\n");
+	for (i = 0; i < CB_ARRAY_SIZE(opts); i++) {
+		char left[64];
+
+		snprintf(left, sizeof(left), "%s%s%s", opts[i].name, opts[i].arg ? " " : "",
+			 opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-20s %s\n", left, opts[i].help);
+	}
+	fprintf(f, "\nexit status: 0 done, 1 some cells left out (listed), 2 bad input or usage\n");
+}
+
+int cb_analyze_cell(const char *cell_dir, char *err, size_t errlen)
+{
+	return cb_summarize_cell(cell_dir, NULL, err, errlen);
+}
+
+static void print_value(FILE *out, const struct cb_values *v, int i)
+{
+	const struct cb_metric *m = &cb_metrics[i];
+
+	if (!v->set[i])
+		fprintf(out, "  %-28s %14s\n", m->name, "null");
+	else if (v->v[i] == floor(v->v[i]))
+		fprintf(out, "  %-28s %14.0f %s\n", m->name, v->v[i], m->unit);
+	else
+		fprintf(out, "  %-28s %14.3f %s\n", m->name, v->v[i], m->unit);
+}
+
+static int analyze_trace(const char *path, bool json)
+{
+	struct cb_stalls st;
+	struct cb_values val;
+	struct cb_metric_in in = { .st = &st };
+	char err[1024];
+	int i;
+
+	if (cb_stalls_from_trace(path, &st, err, sizeof(err))) {
+		fprintf(stderr, "compactbench analyze: %s\n", err);
+		return 2;
+	}
+	cb_metrics_compute(&in, &val);
+	if (json) {
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "schema", json_object_new_int(CB_SUMMARY_SCHEMA));
+		json_object_object_add(o, "trace", cb_summary_trace_json(path, &st));
+		json_object_object_add(o, "metrics", cb_summary_metrics_json(&val, true));
+		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+							       JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		printf("trace %s: %llu events, %llu lost%s%s\n", path,
+		       (unsigned long long)st.events, (unsigned long long)st.missed,
+		       st.missing[0] ? "; not recorded: " : "", st.missing);
+		printf("direct compaction, tracepoint method (p50/p99: GSL quantiles):\n");
+		for (i = 0; i < CB_M_NR; i++)
+			if (cb_metrics[i].source == CB_SRC_TRACE)
+				print_value(stdout, &val, i);
+		printf("  stalls by order:");
+		for (i = 0; i <= CB_STALLS_MAX_ORDER; i++)
+			if (st.by_order[i])
+				printf(" %d:%llu", i, (unsigned long long)st.by_order[i]);
+		printf("%s\n", st.stalls ? "" : " none");
+	}
+	cb_stalls_free(&st);
+	return 0;
+}
+
+static int analyze_one_cell(const char *dir)
+{
+	struct cb_cell_summary cs;
+	char err[1024];
+	int i;
+
+	if (cb_summarize_cell(dir, &cs, err, sizeof(err))) {
+		fprintf(stderr, "compactbench analyze: %s\n", err);
+		return 2;
+	}
+	printf("cell %s: summary written to %s/summary.json%s\n", cs.id, dir,
+	       cs.lost ? " (lost events!)" : "");
+	for (i = 0; i < CB_M_NR; i++)
+		print_value(stdout, &cs.val, i);
+	if (cs.has_xcheck)
+		printf("cross-check: dc_stalls %.0f vs compact_stall %.0f: %s\n",
+		       cs.val.v[CB_M_DC_STALLS], cs.val.v[CB_M_VM_COMPACT_STALL],
+		       cs.agree ? "agree" : "DISAGREE");
+	return 0;
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	const char *target = NULL, *format = "text";
+	char path[PATH_MAX];
+	struct stat sb;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--metrics")) {
+			cb_metrics_print_table(stdout);
+			return 0;
+		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
+			format = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
+			if (strcmp(format, "text") && strcmp(format, "json")) {
+				fprintf(stderr, "compactbench analyze: --format takes text or json, "
+					"not '%s'\n", format);
+				usage(stderr);
+				return 2;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "compactbench analyze: unknown option '%s'\n", a);
+			usage(stderr);
+			return 2;
+		} else if (target) {
+			fprintf(stderr, "compactbench analyze: one DIR or FILE.dat, not '%s' too\n", a);
+			usage(stderr);
+			return 2;
+		} else {
+			target = a;
+		}
+	}
+	if (!target) {
+		usage(stderr);
+		return 2;
+	}
+	if (stat(target, &sb) < 0) {
+		fprintf(stderr, "compactbench analyze: %s: %s\n", target, strerror(errno));
+		return 2;
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return analyze_trace(target, !strcmp(format, "json"));
+	if (cb_path(path, sizeof(path), "%s/run.json", target) == 0 && access(path, F_OK) == 0) {
+		fflush(stdout);
+		ret = cb_analyze_run(target, stdout);
+		return ret < 0 ? 2 : ret;
+	}
+	if (cb_path(path, sizeof(path), "%s/meta.json", target) == 0 && access(path, F_OK) == 0)
+		return analyze_one_cell(target);
+	fprintf(stderr, "compactbench analyze: %s: neither a run (run.json) nor a cell (meta.json)\n",
+		target);
+	return 2;
+}

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * metrics.h - the one table of per-cell metrics (DESIGN.md: tables, not switch statements).
+ *
+ * Each row says what a metric is called, its unit, which direction is better, where it
+ * comes from and how repetitions aggregate; the same rows drive summary.json, the lone-trace
+ * output, the run report and `compactbench analyze --metrics`. A new metric is one row
+ * (plus, for trace and workload metrics, a one-line getter).
+ */
+#ifndef CB_METRICS_H
+#define CB_METRICS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "stalls.h"
+#include "vmstat.h"
+
+enum cb_better { CB_BETTER_LOWER, CB_BETTER_HIGHER, CB_BETTER_NONE };
+enum cb_source { CB_SRC_TRACE, CB_SRC_VMSTAT, CB_SRC_WORKLOAD };
+enum cb_agg { CB_AGG_MEDIAN };
+
+enum cb_metric_id {
+	CB_M_DC_STALLS,
+	CB_M_DC_STALL_TOTAL_NS,
+	CB_M_DC_STALL_P50_NS,
+	CB_M_DC_STALL_P99_NS,
+	CB_M_DC_STALL_MAX_NS,
+	CB_M_DC_TRUNCATED,
+	CB_M_DC_ATTEMPTS,
+	CB_M_DC_SKIPPED,
+	CB_M_DC_SUCCESS,
+	CB_M_DC_FAIL,
+	CB_M_DC_NO_RUN,
+	CB_M_DC_RUNS,
+	CB_M_DC_KHUGEPAGED,
+	CB_M_BG_KCOMPACTD,
+	CB_M_BG_KHUGEPAGED,
+	CB_M_BG_OTHER,
+	CB_M_VM_COMPACT_STALL,
+	CB_M_VM_COMPACT_FAIL,
+	CB_M_VM_COMPACT_SUCCESS,
+	CB_M_VM_COMPACT_MIGRATE_SCANNED,
+	CB_M_VM_COMPACT_FREE_SCANNED,
+	CB_M_VM_COMPACT_DAEMON_WAKE,
+	CB_M_VM_THP_FAULT_ALLOC,
+	CB_M_VM_THP_FAULT_FALLBACK,
+	CB_M_VM_ALLOCSTALL,
+	CB_M_THP_SUCCESS_RATE_VMSTAT,
+	CB_M_WL_THP_HUGE,
+	CB_M_WL_THP_BASE,
+	CB_M_WL_THP_SUCCESS_RATE,
+	CB_M_WL_FAULT_P50_NS,
+	CB_M_WL_FAULT_P99_NS,
+	CB_M_NR
+};
+
+/* the workload's own view: the last {"type":"summary"} of workload/ *thp-demand*.jsonl */
+struct cb_wl_summary {
+	bool present;
+	char file[256];	/* relative to the cell directory */
+	bool has[5];	/* huge, base, thp_success_rate, fault_ns.p50, fault_ns.p99 */
+	double huge, base, rate, p50, p99;
+};
+
+/* everything a cell's metrics are computed from; NULL members are absent inputs */
+struct cb_metric_in {
+	const struct cb_stalls *st;
+	const struct cb_vmstat *before, *after;
+	const struct cb_wl_summary *wl;
+};
+
+struct cb_values {
+	double v[CB_M_NR];
+	bool set[CB_M_NR]; /* false: null (no input, or undefined such as a rate of 0/0) */
+};
+
+struct cb_metric {
+	const char *name;
+	const char *unit;
+	enum cb_better better;
+	enum cb_source source;
+	enum cb_agg agg;
+	const char *vmstat; /* VMSTAT rows: the /proc/vmstat key; "x_" sums every "x_*" key */
+	bool (*get)(const struct cb_metric_in *in, double *v); /* TRACE / WORKLOAD rows */
+	const char *help;
+};
+
+extern const struct cb_metric cb_metrics[CB_M_NR];
+
+extern const char *const cb_better_names[];
+extern const char *const cb_source_names[];
+extern const char *const cb_agg_names[];
+
+/* cb_metric_find - the id of the metric called @name, or -1 */
+int cb_metric_find(const char *name);
+
+/* cb_metrics_compute - every metric of one cell from @in into @out (unset = null) */
+void cb_metrics_compute(const struct cb_metric_in *in, struct cb_values *out);
+
+/*
+ * cb_metrics_aggregate - aggregate @n repetitions' values of metric @id as its row says
+ * (the median, by GSL on the sorted values; null values are left out). Returns 0 and the
+ * value in @out, or -1 with errno ENODATA when no repetition has a value.
+ */
+int cb_metrics_aggregate(enum cb_metric_id id, const struct cb_values *const *cells, int n,
+			 double *out);
+
+/* cb_metrics_print_table - the metric table as markdown (for the README and --metrics) */
+void cb_metrics_print_table(FILE *out);
+
+#endif

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * report.c - a whole run: analyze every cell listed in run.json, group the cells by
+ * (kernel, setting, workload), print one fixed-width table per (kernel, workload) with a row
+ * per setting, write the same tables to report.md, list the cells left out and why, and
+ * print the verdict. Same input, same bytes: nothing depends on the time or the path the
+ * run directory was named by.
+ */
+#include "analyze.h"
+#include "report.h"
+#include "summary.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+struct cellrec {
+	char id[256], kernel[128], setting[128], workload[128];
+	bool ok;
+	char reason[768];
+	struct cb_cell_summary sum;
+};
+
+/* one (kernel, setting, workload): the analyzed repetitions */
+struct group {
+	const char *kernel, *setting, *workload;
+	const struct cb_values **vals;
+	int n, lost, disagree;
+};
+
+/* the report's columns: which metric, its heading and how it is shown */
+static const struct col {
+	const char *head;
+	enum cb_metric_id m;
+	double scale;
+	int decimals; /* -1: whole numbers as such, halves (medians of two) with one decimal */
+	int width;
+} cols[] = {
+	{ "dc_stalls", CB_M_DC_STALLS, 1, -1, 10 },
+	{ "stall_ms", CB_M_DC_STALL_TOTAL_NS, 1e-6, 1, 10 },
+	{ "p50_us", CB_M_DC_STALL_P50_NS, 1e-3, 1, 9 },
+	{ "p99_us", CB_M_DC_STALL_P99_NS, 1e-3, 1, 9 },
+	{ "compact_stall", CB_M_VM_COMPACT_STALL, 1, -1, 14 },
+	{ "compact_fail", CB_M_VM_COMPACT_FAIL, 1, -1, 13 },
+	{ "compact_success", CB_M_VM_COMPACT_SUCCESS, 1, -1, 16 },
+	{ "thp_ok_vmstat%", CB_M_THP_SUCCESS_RATE_VMSTAT, 100, 1, 15 },
+	{ "thp_ok_wl%", CB_M_WL_THP_SUCCESS_RATE, 100, 1, 11 },
+};
+
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+static void fmt_val(char *buf, size_t len, double v, int decimals)
+{
+	if (decimals < 0)
+		decimals = v == floor(v) ? 0 : 1;
+	snprintf(buf, len, "%.*f", decimals, v);
+}
+
+/* the median of column @c over @g, formatted, or "-" */
+static void cell_text(const struct group *g, const struct col *c, char *buf, size_t len)
+{
+	double v;
+
+	if (cb_metrics_aggregate(c->m, g->vals, g->n, &v))
+		snprintf(buf, len, "-");
+	else
+		fmt_val(buf, len, v * c->scale, c->decimals);
+}
+
+static void notes_text(const struct group *g, char *buf, size_t len)
+{
+	int o = 0;
+
+	buf[0] = '\0';
+	if (g->lost)
+		o += snprintf(buf + o, len - o, "lost events in %d/%d", g->lost, g->n);
+	if (g->disagree && o < (int)len)
+		snprintf(buf + o, len - o, "%scross-check off in %d/%d", o ? "; " : "", g->disagree,
+			 g->n);
+}
+
+static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
+			const char *workload)
+{
+	char buf[64], notes[128];
+	size_t c;
+	int i;
+
+	fprintf(txt, "kernel %s, workload %s (medians over repetitions)\n", kernel, workload);
+	fprintf(txt, "%-16s %4s", "setting", "reps");
+	fprintf(md, "### kernel `%s`, workload `%s`\n\n| setting | reps |", kernel, workload);
+	for (c = 0; c < NCOLS; c++) {
+		fprintf(txt, " %*s", cols[c].width, cols[c].head);
+		fprintf(md, " %s |", cols[c].head);
+	}
+	fprintf(txt, "  notes\n");
+	fprintf(md, " notes |\n| --- | ---: |");
+	for (c = 0; c < NCOLS; c++)
+		fprintf(md, " ---: |");
+	fprintf(md, " --- |\n");
+	for (i = 0; i < ng; i++) {
+		struct group *g = &gs[i];
+
+		if (strcmp(g->kernel, kernel) || strcmp(g->workload, workload) || !g->n)
+			continue;
+		fprintf(txt, "%-16s %4d", g->setting, g->n);
+		fprintf(md, "| %s | %d |", g->setting, g->n);
+		for (c = 0; c < NCOLS; c++) {
+			cell_text(g, &cols[c], buf, sizeof(buf));
+			fprintf(txt, " %*s", cols[c].width, buf);
+			fprintf(md, " %s |", buf);
+		}
+		notes_text(g, notes, sizeof(notes));
+		fprintf(txt, "%s%s\n", notes[0] ? "  " : "", notes);
+		fprintf(md, " %s |\n", notes);
+	}
+	fprintf(txt, "\n");
+	fprintf(md, "\n");
+}
+
+static bool same_kw(const struct group *a, const struct group *b)
+{
+	return !strcmp(a->kernel, b->kernel) && !strcmp(a->workload, b->workload);
+}
+
+static void reps_text(char *buf, size_t len, int a, int b)
+{
+	if (a == b)
+		snprintf(buf, len, "%d rep%s each", a, a == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%d and %d reps", a, b);
+}
+
+/* the verdict lines of one (kernel, workload); returns how many were printed */
+static int verdict(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
+		   const char *workload, bool many_kernels)
+{
+	struct group *sel[ng], *base;
+	double med[ng];
+	char what[300], reps[64], a[32], b[32];
+	int n = 0, i, lost = 0;
+	bool any = false;
+
+	for (i = 0; i < ng; i++) {
+		if (strcmp(gs[i].kernel, kernel) || strcmp(gs[i].workload, workload) || !gs[i].n ||
+		    cb_metrics_aggregate(CB_M_DC_STALLS, gs[i].vals, gs[i].n, &med[n]))
+			continue;
+		sel[n] = &gs[i];
+		lost += gs[i].lost;
+		any |= med[n] != 0;
+		n++;
+	}
+	if (n < 2)
+		return 0;
+	if (many_kernels)
+		snprintf(what, sizeof(what), "%s on kernel %s", workload, kernel);
+	else
+		snprintf(what, sizeof(what), "%s", workload);
+	if (!any) {
+		fprintf(txt, "verdict: %s: no direct compaction in any setting: the verdict is empty "
+			"— the workload did not fragment memory enough\n", what);
+		fprintf(md, "- verdict: %s: no direct compaction in any setting: the verdict is empty "
+			"— the workload did not fragment memory enough\n", what);
+		return 1;
+	}
+	base = sel[0];
+	for (i = 1; i < n; i++) {
+		struct group *glo = sel[i], *ghi = base;
+		double mlo = med[i], mhi = med[0];
+		char line[1024];
+
+		if (med[i] > med[0]) {
+			glo = base;
+			ghi = sel[i];
+			mlo = med[0];
+			mhi = med[i];
+		}
+		if (med[i] == med[0])
+			reps_text(reps, sizeof(reps), base->n, sel[i]->n);
+		else
+			reps_text(reps, sizeof(reps), glo->n, ghi->n);
+		fmt_val(a, sizeof(a), mlo, -1);
+		fmt_val(b, sizeof(b), mhi, -1);
+		if (med[i] == med[0])
+			snprintf(line, sizeof(line), "verdict: %s: no difference between '%s' and '%s': "
+				 "median %s per repetition (%s)", what, base->setting,
+				 sel[i]->setting, a, reps);
+		else
+			snprintf(line, sizeof(line), "verdict: %s: setting '%s' had fewer "
+				 "direct-compaction stalls than '%s': median %s vs %s per repetition "
+				 "(%s)", what, glo->setting, ghi->setting, a, b, reps);
+		if (lost)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " [lost events in %d cell%s: treat with care]", lost,
+				 lost == 1 ? "" : "s");
+		fprintf(txt, "%s\n", line);
+		fprintf(md, "- %s\n", line);
+	}
+	return n - 1;
+}
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *x;
+
+	if (!o || !json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_string))
+		return NULL;
+	return json_object_get_string(x);
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src ? src : "");
+}
+
+/* analyze every cell of @cells into @recs; returns how many were left out */
+static int analyze_cells(const char *run_dir, struct json_object *cells, struct cellrec *recs,
+			 int n)
+{
+	char dir[PATH_MAX], err[768];
+	int i, left = 0;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(cells, i);
+		struct cellrec *r = &recs[i];
+
+		copy(r->id, sizeof(r->id), jstr(c, "id"));
+		copy(r->kernel, sizeof(r->kernel), jstr(c, "kernel"));
+		copy(r->setting, sizeof(r->setting), jstr(c, "setting"));
+		copy(r->workload, sizeof(r->workload), jstr(c, "workload"));
+		if (!r->id[0] || strchr(r->id, '/') || !strcmp(r->id, "..")) {
+			snprintf(r->reason, sizeof(r->reason), "run.json: cell %d has no usable \"id\"",
+				 i);
+		} else if (cb_path(dir, sizeof(dir), "%s/%s", run_dir, r->id) < 0) {
+			snprintf(r->reason, sizeof(r->reason), "%s: path too long", r->id);
+		} else if (cb_summarize_cell(dir, &r->sum, err, sizeof(err))) {
+			/* name files relative to the run: the report must not depend on its path */
+			size_t dl = strlen(run_dir);
+
+			copy(r->reason, sizeof(r->reason),
+			     !strncmp(err, run_dir, dl) && err[dl] == '/' ? err + dl + 1 : err);
+		} else {
+			r->ok = true;
+		}
+		left += !r->ok;
+	}
+	return left;
+}
+
+/* group the analyzed cells; @gs has room for @n groups; returns the number of groups */
+static int make_groups(struct cellrec *recs, int n, struct group *gs)
+{
+	int ng = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		struct cellrec *r = &recs[i];
+
+		for (j = 0; j < ng; j++)
+			if (!strcmp(gs[j].kernel, r->kernel) && !strcmp(gs[j].setting, r->setting) &&
+			    !strcmp(gs[j].workload, r->workload))
+				break;
+		if (j == ng) {
+			gs[ng] = (struct group){ .kernel = r->kernel, .setting = r->setting,
+						 .workload = r->workload };
+			gs[ng].vals = calloc(n, sizeof(*gs[ng].vals));
+			if (!gs[ng].vals)
+				return -1;
+			ng++;
+		}
+		if (!r->ok)
+			continue;
+		gs[j].vals[gs[j].n++] = &r->sum.val;
+		gs[j].lost += r->sum.lost;
+		gs[j].disagree += r->sum.has_xcheck && !r->sum.agree;
+	}
+	return ng;
+}
+
+/* the tables, the cells left out and the verdicts, to @txt and (markdown) @md */
+static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struct group *gs,
+			 int ng, int left)
+{
+	bool many_kernels = false;
+	int i, j, verdicts = 0;
+
+	for (i = 1; i < ng; i++)
+		many_kernels |= strcmp(gs[i].kernel, gs[0].kernel) != 0;
+	fprintf(txt, "%d cells, %d analyzed, %d left out\n\n", n, n - left, left);
+	fprintf(md, "%d cells, %d analyzed, %d left out. Direct compaction stalls come from "
+		"tracepoints (analysis/README.md); p50/p99 are GSL quantiles of each cell's stalls, "
+		"every column is the median over repetitions.\n\n## Results\n\n", n, n - left, left);
+	for (i = 0; i < ng; i++) {
+		for (j = 0; j < i; j++)
+			if (same_kw(&gs[j], &gs[i]))
+				break;
+		if (j == i)
+			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload);
+	}
+	fprintf(md, "## Cells left out\n\n");
+	if (left) {
+		fprintf(txt, "left out:\n");
+		for (i = 0; i < n; i++) {
+			if (recs[i].ok)
+				continue;
+			fprintf(txt, "  %s: %s\n", recs[i].id[0] ? recs[i].id : "?", recs[i].reason);
+			fprintf(md, "- `%s`: %s\n", recs[i].id[0] ? recs[i].id : "?", recs[i].reason);
+		}
+		fprintf(txt, "\n");
+	} else {
+		fprintf(md, "none\n");
+	}
+	fprintf(md, "\n## Verdict\n\n");
+	for (i = 0; i < ng; i++) {
+		for (j = 0; j < i; j++)
+			if (same_kw(&gs[j], &gs[i]))
+				break;
+		if (j == i)
+			verdicts += verdict(txt, md, gs, ng, gs[i].kernel, gs[i].workload,
+					    many_kernels);
+	}
+	if (!verdicts) {
+		fprintf(txt, "verdict: none: no workload ran under two or more settings with "
+			"analyzed cells\n");
+		fprintf(md, "- verdict: none: no workload ran under two or more settings with "
+			"analyzed cells\n");
+	}
+}
+
+int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
+{
+	char path[PATH_MAX], *md_buf = NULL;
+	struct json_object *run, *cells;
+	struct cellrec *recs = NULL;
+	struct group *gs = NULL;
+	size_t md_len = 0;
+	int n, ng = 0, left, i, ret = -1;
+	FILE *md;
+
+	if (cb_path(path, sizeof(path), "%s/run.json", run_dir) < 0) {
+		snprintf(err, errlen, "%s: path too long", run_dir);
+		return -1;
+	}
+	if (access(path, R_OK) < 0) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	run = json_object_from_file(path);
+	if (!run || !json_object_object_get_ex(run, "cells", &cells) ||
+	    !json_object_is_type(cells, json_type_array)) {
+		snprintf(err, errlen, "%s: %s", path, run ? "no \"cells\" array" : "not valid JSON");
+		json_object_put(run);
+		return -1;
+	}
+	n = (int)json_object_array_length(cells);
+	recs = calloc(n ? n : 1, sizeof(*recs));
+	gs = calloc(n ? n : 1, sizeof(*gs));
+	md = open_memstream(&md_buf, &md_len);
+	if (!recs || !gs || !md) {
+		snprintf(err, errlen, "%s: out of memory", run_dir);
+		goto out;
+	}
+	left = analyze_cells(run_dir, cells, recs, n);
+	ng = make_groups(recs, n, gs);
+	if (ng < 0) {
+		snprintf(err, errlen, "%s: out of memory", run_dir);
+		goto out;
+	}
+	fprintf(md, "# compactbench report\n\n");
+	if (jstr(run, "config"))
+		fprintf(md, "config `%s`%s%s%s, tool %s. ", jstr(run, "config"),
+			jstr(run, "config_sha256") ? " (sha256 " : "",
+			jstr(run, "config_sha256") ? jstr(run, "config_sha256") : "",
+			jstr(run, "config_sha256") ? ")" : "",
+			jstr(run, "tool_version") ? jstr(run, "tool_version") : "unknown");
+	write_report(out, md, recs, n, gs, ng, left);
+	if (fclose(md)) {
+		md = NULL;
+		snprintf(err, errlen, "%s: out of memory", run_dir);
+		goto out;
+	}
+	md = NULL;
+	if (cb_path(path, sizeof(path), "%s/report.md", run_dir) < 0 ||
+	    cb_write_file_atomic(path, md_buf, md_len) < 0) {
+		snprintf(err, errlen, "%s/report.md: cannot write: %s", run_dir, strerror(errno));
+		goto out;
+	}
+	fprintf(out, "report: %s/report.md\n", run_dir);
+	ret = left ? 1 : 0;
+out:
+	if (md)
+		fclose(md);
+	free(md_buf);
+	for (i = 0; i < ng; i++)
+		free(gs[i].vals);
+	free(gs);
+	free(recs);
+	json_object_put(run);
+	return ret;
+}
+
+int cb_analyze_run(const char *run_dir, FILE *out)
+{
+	char err[1024];
+	int ret = cb_report_run(run_dir, out, err, sizeof(err));
+
+	if (ret < 0)
+		fprintf(stderr, "compactbench analyze: %s\n", err);
+	return ret;
+}

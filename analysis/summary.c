@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * summary.c - analyze one cell directory into metrics and summary.json.
+ */
+#include "summary.h"
+#include "util.h"
+#include "vmstat.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+long long cb_crosscheck_tolerance(long long vmstat_compact_stall)
+{
+	long long pct = (vmstat_compact_stall + 99) / 100;
+
+	return pct > 2 ? pct : 2;
+}
+
+/* ---- the workload's own summary ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* the last (by name) workload/ *thp-demand*.jsonl in @dir, or NULL */
+static char *find_thp_jsonl(const char *dir)
+{
+	struct dirent *de;
+	char **names = NULL, *best = NULL;
+	size_t n = 0, cap = 0, i;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (!strstr(de->d_name, "thp-demand") || len < 6 ||
+		    strcmp(de->d_name + len - 6, ".jsonl"))
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap = cap ? cap * 2 : 8) * sizeof(*nn));
+
+			if (!nn)
+				break;
+			names = nn;
+		}
+		names[n] = strdup(de->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	if (n) {
+		qsort(names, n, sizeof(*names), cmp_str);
+		best = names[n - 1];
+		names[n - 1] = NULL;
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return best;
+}
+
+static bool get_num(struct json_object *o, const char *key, double *v)
+{
+	struct json_object *x;
+	enum json_type t;
+
+	if (!o || !json_object_object_get_ex(o, key, &x))
+		return false;
+	t = json_object_get_type(x);
+	if (t != json_type_int && t != json_type_double)
+		return false;
+	*v = json_object_get_double(x);
+	return isfinite(*v);
+}
+
+int cb_wl_read_summary(const char *cell_dir, struct cb_wl_summary *out, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], path[PATH_MAX], *name, *line = NULL;
+	struct json_object *last = NULL, *fault = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	if (cb_path(dir, sizeof(dir), "%s/workload", cell_dir) < 0)
+		return 0;
+	name = find_thp_jsonl(dir);
+	if (!name)
+		return 0;
+	snprintf(out->file, sizeof(out->file), "workload/%s", name);
+	if (cb_path(path, sizeof(path), "%s/%s", dir, name) < 0 || !(f = fopen(path, "re"))) {
+		snprintf(err, errlen, "%s/%s: cannot read: %s", dir, name, strerror(errno));
+		free(name);
+		return -1;
+	}
+	free(name);
+	while (getline(&line, &cap, f) > 0) {
+		struct json_object *o, *type;
+
+		if (!strstr(line, "\"summary\""))
+			continue;
+		o = json_tokener_parse(line);
+		if (o && json_object_object_get_ex(o, "type", &type) &&
+		    json_object_is_type(type, json_type_string) &&
+		    !strcmp(json_object_get_string(type), "summary")) {
+			json_object_put(last);
+			last = o;
+		} else {
+			json_object_put(o);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (!last)
+		return 0;	/* the workload died before its summary: its metrics are null */
+	out->present = true;
+	out->has[0] = get_num(last, "huge", &out->huge);
+	out->has[1] = get_num(last, "base", &out->base);
+	out->has[2] = get_num(last, "thp_success_rate", &out->rate);
+	json_object_object_get_ex(last, "fault_ns", &fault);
+	out->has[3] = get_num(fault, "p50", &out->p50);
+	out->has[4] = get_num(fault, "p99", &out->p99);
+	json_object_put(last);
+	return 0;
+}
+
+/* ---- JSON ---- */
+
+/* whole numbers as JSON integers, the rest as doubles with 10 significant digits */
+static struct json_object *num(double v)
+{
+	char buf[32];
+
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_object_new_int64((int64_t)v);
+	snprintf(buf, sizeof(buf), "%.10g", v);
+	return json_object_new_double_s(v, buf);
+}
+
+struct json_object *cb_summary_metrics_json(const struct cb_values *val, bool only_trace)
+{
+	struct json_object *m = json_object_new_object();
+	int i;
+
+	for (i = 0; i < CB_M_NR; i++) {
+		if (only_trace && cb_metrics[i].source != CB_SRC_TRACE)
+			continue;
+		json_object_object_add(m, cb_metrics[i].name, val->set[i] ? num(val->v[i]) : NULL);
+	}
+	return m;
+}
+
+struct json_object *cb_summary_trace_json(const char *file, const struct cb_stalls *st)
+{
+	struct json_object *t = json_object_new_object(), *miss = json_object_new_array();
+	struct json_object *ord = json_object_new_object();
+	const char *p = st->missing;
+	int i;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+
+		json_object_array_add(miss, json_object_new_string_len(p, (int)len));
+		p += len + (p[len] == ',');
+	}
+	for (i = 0; i <= CB_STALLS_MAX_ORDER; i++) {
+		char k[8];
+
+		if (!st->by_order[i])
+			continue;
+		snprintf(k, sizeof(k), "%d", i);
+		json_object_object_add(ord, k, json_object_new_int64((int64_t)st->by_order[i]));
+	}
+	json_object_object_add(t, "file", json_object_new_string(file));
+	json_object_object_add(t, "method", json_object_new_string("tracepoint"));
+	json_object_object_add(t, "events", json_object_new_int64((int64_t)st->events));
+	json_object_object_add(t, "missed_events", json_object_new_int64((int64_t)st->missed));
+	json_object_object_add(t, "missed_unknown",
+			       json_object_new_int64((int64_t)st->missed_unknown));
+	json_object_object_add(t, "missing_events", miss);
+	json_object_object_add(t, "duration_ns",
+			       json_object_new_int64((int64_t)(st->last_ts - st->first_ts)));
+	json_object_object_add(t, "stall_end_by_alloc",
+			       json_object_new_int64((int64_t)st->end_alloc));
+	json_object_object_add(t, "stall_end_by_last_event",
+			       json_object_new_int64((int64_t)st->end_last));
+	json_object_object_add(t, "stalls_by_order", ord);
+	return t;
+}
+
+/* ---- meta.json ---- */
+
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *x;
+
+	if (!o || !json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_string))
+		return NULL;
+	return json_object_get_string(x);
+}
+
+static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long *lost,
+		     struct json_object **cell, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	struct json_object *meta, *c = NULL, *col = NULL, *x;
+	const char *status, *s;
+
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0) {
+		snprintf(err, errlen, "%s: path too long", cell_dir);
+		return -1;
+	}
+	if (access(path, R_OK) < 0) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	meta = json_object_from_file(path);
+	if (!meta || !json_object_is_type(meta, json_type_object)) {
+		snprintf(err, errlen, "%s: not a JSON object", path);
+		json_object_put(meta);
+		return -1;
+	}
+	status = jstr(meta, "status");
+	if (!status || strcmp(status, "complete")) {
+		s = jstr(meta, "error");
+		snprintf(err, errlen, "%s: status is \"%s\", not \"complete\"%s%s", path,
+			 status ? status : "(missing)", s ? ": " : "", s ? s : "");
+		json_object_put(meta);
+		return -1;
+	}
+	json_object_object_get_ex(meta, "cell", &c);
+	snprintf(cs->id, sizeof(cs->id), "%s", jstr(c, "id") ? : "");
+	snprintf(cs->kernel, sizeof(cs->kernel), "%s", jstr(c, "kernel") ? : "");
+	snprintf(cs->setting, sizeof(cs->setting), "%s", jstr(c, "setting") ? : "");
+	snprintf(cs->workload, sizeof(cs->workload), "%s", jstr(c, "workload") ? : "");
+	cs->rep = c && json_object_object_get_ex(c, "rep", &x) ? json_object_get_int(x) : 0;
+	*lost = 0;
+	if (json_object_object_get_ex(meta, "collector", &col) &&
+	    json_object_object_get_ex(col, "lost", &x))
+		*lost = json_object_get_int64(x);
+	*cell = c ? json_object_get(c) : json_object_new_object();
+	json_object_put(meta);
+	return 0;
+}
+
+static struct json_object *crosscheck_json(const struct cb_values *v, struct cb_cell_summary *cs)
+{
+	struct json_object *x = json_object_new_object();
+	long long tol;
+
+	cs->has_xcheck = v->set[CB_M_DC_STALLS] && v->set[CB_M_VM_COMPACT_STALL];
+	if (!cs->has_xcheck) {
+		json_object_object_add(x, "trace_stalls", NULL);
+		json_object_object_add(x, "vmstat_compact_stall", NULL);
+		json_object_object_add(x, "agree", NULL);
+		return x;
+	}
+	tol = cb_crosscheck_tolerance((long long)v->v[CB_M_VM_COMPACT_STALL]);
+	cs->agree = fabs(v->v[CB_M_DC_STALLS] - v->v[CB_M_VM_COMPACT_STALL]) <= (double)tol;
+	json_object_object_add(x, "trace_stalls", num(v->v[CB_M_DC_STALLS]));
+	json_object_object_add(x, "vmstat_compact_stall", num(v->v[CB_M_VM_COMPACT_STALL]));
+	json_object_object_add(x, "agree", json_object_new_boolean(cs->agree));
+	json_object_object_add(x, "tolerance", json_object_new_int64(tol));
+	json_object_object_add(x, "tolerance_rule",
+			       json_object_new_string("|trace_stalls - vmstat_compact_stall| <= "
+						      "max(2, ceil(1% of vmstat_compact_stall))"));
+	json_object_object_add(x, "trace_success", v->set[CB_M_DC_SUCCESS] ?
+			       num(v->v[CB_M_DC_SUCCESS]) : NULL);
+	json_object_object_add(x, "vmstat_compact_success", v->set[CB_M_VM_COMPACT_SUCCESS] ?
+			       num(v->v[CB_M_VM_COMPACT_SUCCESS]) : NULL);
+	json_object_object_add(x, "trace_fail",
+			       v->set[CB_M_DC_FAIL] ? num(v->v[CB_M_DC_FAIL]) : NULL);
+	json_object_object_add(x, "vmstat_compact_fail", v->set[CB_M_VM_COMPACT_FAIL] ?
+			       num(v->v[CB_M_VM_COMPACT_FAIL]) : NULL);
+	return x;
+}
+
+int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *err, size_t errlen)
+{
+	struct cb_cell_summary local, *cs = out ? out : &local;
+	struct cb_vmstat before = { 0 }, after = { 0 };
+	struct json_object *root = NULL, *cell = NULL;
+	struct cb_wl_summary wl;
+	struct cb_stalls st;
+	struct cb_metric_in in;
+	char path[PATH_MAX];
+	const char *text;
+	char *buf = NULL;
+	long long lost;
+	int ret = -1;
+
+	memset(cs, 0, sizeof(*cs));
+	memset(&st, 0, sizeof(st));
+	if (read_meta(cell_dir, cs, &lost, &cell, err, errlen))
+		return -1;
+	if (cb_path(path, sizeof(path), "%s/vmstat.before", cell_dir) < 0 ||
+	    cb_vmstat_read(path, &before, err, errlen))
+		goto out;
+	if (cb_path(path, sizeof(path), "%s/vmstat.after", cell_dir) < 0 ||
+	    cb_vmstat_read(path, &after, err, errlen))
+		goto out;
+	if (cb_path(path, sizeof(path), "%s/trace.dat", cell_dir) < 0 ||
+	    cb_stalls_from_trace(path, &st, err, errlen))
+		goto out;
+	if (cb_wl_read_summary(cell_dir, &wl, err, errlen))
+		goto out;
+	in = (struct cb_metric_in){ .st = &st, .before = &before, .after = &after, .wl = &wl };
+	cb_metrics_compute(&in, &cs->val);
+	cs->lost = lost > 0 || st.missed > 0 || st.missed_unknown > 0;
+
+	root = json_object_new_object();
+	json_object_object_add(root, "schema", json_object_new_int(CB_SUMMARY_SCHEMA));
+	json_object_object_add(root, "cell", json_object_get(cell));
+	json_object_object_add(root, "method", json_object_new_string("tracepoint"));
+	json_object_object_add(root, "lost_events", json_object_new_boolean(cs->lost));
+	json_object_object_add(root, "collector_lost", json_object_new_int64(lost));
+	json_object_object_add(root, "trace", cb_summary_trace_json("trace.dat", &st));
+	json_object_object_add(root, "workload_summary",
+			       wl.present ? json_object_new_string(wl.file) : NULL);
+	json_object_object_add(root, "metrics", cb_summary_metrics_json(&cs->val, false));
+	json_object_object_add(root, "crosscheck", crosscheck_json(&cs->val, cs));
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (asprintf(&buf, "%s\n", text) < 0) {
+		buf = NULL;
+		snprintf(err, errlen, "%s: out of memory", cell_dir);
+		goto out;
+	}
+	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0 ||
+	    cb_write_file_atomic(path, buf, strlen(buf)) < 0) {
+		snprintf(err, errlen, "%s/summary.json: cannot write: %s", cell_dir, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(buf);
+	json_object_put(root);
+	json_object_put(cell);
+	cb_stalls_free(&st);
+	cb_vmstat_free(&before);
+	cb_vmstat_free(&after);
+	return ret;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * summary.h - one cell: meta.json, vmstat.before/after, trace.dat and the workload's own
+ * summary in; metrics (metrics.h) and summary.json (schema in analysis/README.md) out.
+ */
+#ifndef CB_SUMMARY_H
+#define CB_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metrics.h"
+#include "stalls.h"
+
+#define CB_SUMMARY_SCHEMA 1
+
+struct json_object;
+
+struct cb_cell_summary {
+	char id[256], kernel[128], setting[128], workload[128];
+	int rep;
+	struct cb_values val;
+	bool lost;	  /* the collector or the trace reported lost events */
+	bool has_xcheck;  /* both a trace and a vmstat compact_stall delta */
+	bool agree;	  /* the cross-check held */
+};
+
+/*
+ * cb_crosscheck_tolerance - how far dc_stalls may be from the compact_stall delta and still
+ * agree: max(2, ceil(1% of the delta)). The trace window holds the vmstat window plus the
+ * collector's start and stop, where other tasks may stall.
+ */
+long long cb_crosscheck_tolerance(long long vmstat_compact_stall);
+
+/*
+ * cb_wl_read_summary - the last {"type":"summary"} line of the last (by name)
+ * @cell_dir/workload/ *thp-demand*.jsonl. No such file is not an error (@out->present is
+ * false). Returns 0, or -1 with a message naming the file in @err (unreadable directory).
+ */
+int cb_wl_read_summary(const char *cell_dir, struct cb_wl_summary *out, char *err, size_t errlen);
+
+/*
+ * cb_summary_trace_json - the trace part of a summary: {"file","events","missed_events",
+ * "missing_events","duration_ns","stalls_by_order"} for @st, labelled @file
+ */
+struct json_object *cb_summary_trace_json(const char *file, const struct cb_stalls *st);
+
+/*
+ * cb_summary_metrics_json - {"name": value|null, ...} in table order; with @only_trace,
+ * the metrics whose source is the trace only
+ */
+struct json_object *cb_summary_metrics_json(const struct cb_values *val, bool only_trace);
+
+/*
+ * cb_summarize_cell - analyze @cell_dir and write @cell_dir/summary.json atomically; @out
+ * (may be NULL) receives the cell's identity and metrics for the run report.
+ * A cell whose meta.json status is not "complete" is refused. Returns 0, or -1 with a
+ * message naming the file (and field or line) in @err.
+ */
+int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * trace.c - read a trace.dat with libtracecmd: open, resolve events and fields by name,
+ * iterate every record in timestamp order.
+ */
+#include "trace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+#include <traceevent/event-parse.h>
+
+struct cb_trace {
+	struct tracecmd_input *in;
+	struct tep_handle *tep;
+	char path[PATH_MAX];
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* the first bytes of every trace.dat: "\027\010\104tracing" */
+static int check_magic(const char *path, char *err, size_t errlen)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	char buf[sizeof(magic)];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		set_err(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n != (ssize_t)sizeof(buf) || memcmp(buf, magic, sizeof(buf))) {
+		set_err(err, errlen, "%s: not a trace-cmd trace.dat (bad magic%s)", path,
+			n < (ssize_t)sizeof(buf) ? ", file too short" : "");
+		return -1;
+	}
+	return 0;
+}
+
+struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
+{
+	struct cb_trace *t;
+
+	if (check_magic(path, err, errlen))
+		return NULL;
+	/* libtracecmd and libtraceevent print warnings about odd input: we report instead */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		set_err(err, errlen, "%s: out of memory", path);
+		return NULL;
+	}
+	snprintf(t->path, sizeof(t->path), "%s", path);
+	errno = 0;
+	t->in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!t->in) {
+		int e = errno < 0 ? -errno : errno;
+
+		set_err(err, errlen, "%s: cannot read as a trace.dat (truncated or corrupt headers%s%s)",
+			path, e ? ": " : "", e ? strerror(e) : "");
+		free(t);
+		return NULL;
+	}
+	if (tracecmd_init_data(t->in) < 0) {
+		set_err(err, errlen, "%s: truncated or corrupt trace data (the CPU data sections do not "
+			"match the header)", path);
+		/*
+		 * libtracecmd 3.1.6 crashes in tracecmd_close() on a handle whose data failed to
+		 * initialize (tracecmd_open does exactly that on a truncated v6 file): leak the
+		 * handle instead. It is a few kilobytes, once per bad file.
+		 */
+		free(t);
+		return NULL;
+	}
+	t->tep = tracecmd_get_tep(t->in);
+	if (!t->tep) {
+		set_err(err, errlen, "%s: no event formats in the file", path);
+		cb_trace_close(t);
+		return NULL;
+	}
+	return t;
+}
+
+void cb_trace_close(struct cb_trace *t)
+{
+	if (!t)
+		return;
+	if (t->in)
+		tracecmd_close(t->in);
+	free(t);
+}
+
+const char *cb_trace_path(const struct cb_trace *t)
+{
+	return t->path;
+}
+
+int cb_trace_event_id(struct cb_trace *t, const char *system, const char *name)
+{
+	struct tep_event *ev = tep_find_event_by_name(t->tep, system, name);
+
+	if (!ev) {
+		errno = ENOENT;
+		return -1;
+	}
+	return ev->id;
+}
+
+int cb_trace_field(struct cb_trace *t, const char *system, const char *event, const char *field,
+		   struct cb_trace_field *out, char *err, size_t errlen)
+{
+	struct tep_event *ev = tep_find_event_by_name(t->tep, system, event);
+
+	out->f = NULL;
+	if (!ev)
+		return 0;
+	out->f = tep_find_field(ev, field);
+	if (!out->f) {
+		set_err(err, errlen, "%s: event %s:%s has no field '%s' in this kernel's format",
+			t->path, system, event, field);
+		errno = ENOENT;
+		return -1;
+	}
+	return 0;
+}
+
+/* the __print_symbolic() argument of @arg (or below it) that prints @field */
+static struct tep_print_arg *find_symbolic(struct tep_print_arg *arg, const char *field)
+{
+	for (; arg; arg = arg->next) {
+		struct tep_print_arg *f, *r;
+
+		switch (arg->type) {
+		case TEP_PRINT_SYMBOL:
+			f = arg->symbol.field;
+			if (f && f->type == TEP_PRINT_FIELD && f->field.name &&
+			    !strcmp(f->field.name, field))
+				return arg;
+			break;
+		case TEP_PRINT_OP:
+			r = find_symbolic(arg->op.left, field);
+			if (!r)
+				r = find_symbolic(arg->op.right, field);
+			if (r)
+				return r;
+			break;
+		default:
+			break;
+		}
+	}
+	return NULL;
+}
+
+int cb_trace_symbol(struct cb_trace *t, const char *system, const char *event, const char *field,
+		    const char *name, long long *val)
+{
+	struct tep_event *ev = tep_find_event_by_name(t->tep, system, event);
+	struct tep_print_flag_sym *s;
+	struct tep_print_arg *arg;
+	char *end;
+
+	arg = ev ? find_symbolic(ev->print_fmt.args, field) : NULL;
+	for (s = arg ? arg->symbol.symbols : NULL; s; s = s->next) {
+		if (!s->str || strcmp(s->str, name) || !s->value)
+			continue;
+		errno = 0;
+		*val = strtoll(s->value, &end, 0);
+		if (!errno && end != s->value && !*end)
+			return 0;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+int cb_trace_u64(const struct cb_trace_field *fld, const struct tep_record *rec,
+		 unsigned long long *val)
+{
+	struct tep_format_field *f = fld->f;
+
+	*val = 0;
+	if (!f || f->offset + f->size > rec->size) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* tep_read_number_field only reads; its prototype lacks the const */
+	return tep_read_number_field(f, rec->data, val) ? -1 : 0;
+}
+
+int cb_trace_s64(const struct cb_trace_field *fld, const struct tep_record *rec, long long *val)
+{
+	unsigned long long u;
+	int ret = cb_trace_u64(fld, rec, &u);
+
+	if (!ret && (fld->f->flags & TEP_FIELD_IS_SIGNED) && fld->f->size < 8) {
+		unsigned int bits = fld->f->size * 8;
+
+		if (u & (1ULL << (bits - 1)))
+			u |= ~0ULL << bits;
+	}
+	*val = (long long)u;
+	return ret;
+}
+
+int cb_trace_type(struct cb_trace *t, struct tep_record *rec)
+{
+	return tep_data_type(t->tep, rec);
+}
+
+const char *cb_trace_event_system(struct cb_trace *t, int type)
+{
+	struct tep_event *ev = type >= 0 ? tep_find_event(t->tep, type) : NULL;
+
+	return ev ? ev->system : NULL;
+}
+
+int cb_trace_pid(struct cb_trace *t, struct tep_record *rec)
+{
+	return tep_data_pid(t->tep, rec);
+}
+
+const char *cb_trace_comm(struct cb_trace *t, int pid)
+{
+	if (pid == 0)
+		return "<idle>";
+	if (!tep_is_pid_registered(t->tep, pid))
+		return NULL;
+	return tep_data_comm_from_pid(t->tep, pid);
+}
+
+struct iter {
+	struct cb_trace *t;
+	cb_trace_fn fn;
+	void *data;
+	struct cb_trace_stats *st;
+	int failed;
+};
+
+static int iter_one(struct tracecmd_input *in, struct tep_record *rec, int cpu, void *data)
+{
+	struct iter *it = data;
+	struct cb_trace_stats *st = it->st;
+
+	if (rec->missed_events > 0)
+		st->missed += rec->missed_events;
+	else if (rec->missed_events < 0)
+		st->missed_unknown++;
+	if (!st->events)
+		st->first_ts = rec->ts;
+	st->last_ts = rec->ts;
+	st->events++;
+	if (it->fn && it->fn(it->t, rec, tep_data_type(it->t->tep, rec), it->data) < 0) {
+		it->failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
+int cb_trace_iterate(struct cb_trace *t, cb_trace_fn fn, void *data, struct cb_trace_stats *stats,
+		     char *err, size_t errlen)
+{
+	struct cb_trace_stats local;
+	struct iter it = { .t = t, .fn = fn, .data = data, .st = stats ? stats : &local };
+	int ret;
+
+	memset(it.st, 0, sizeof(*it.st));
+	it.st->nr_cpus = tep_get_cpus(t->tep);
+	errno = 0;
+	ret = tracecmd_iterate_events(t->in, NULL, 0, iter_one, &it);
+	if (it.failed)
+		return -1;	/* the callback wrote its message */
+	if (ret < 0) {
+		int e = errno < 0 ? -errno : errno;
+
+		set_err(err, errlen, "%s: cannot read the event data%s%s", t->path,
+			e ? ": " : "", e ? strerror(e) : "");
+		return -1;
+	}
+	return 0;
+}

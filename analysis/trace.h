@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * trace.h - read a trace-cmd trace.dat (version 6 or 7, compressed or not) with libtracecmd.
+ *
+ * Events come out in timestamp order across CPUs (tracecmd_iterate_events merges the per-CPU
+ * streams), one record at a time: memory does not grow with the number of events. Event ids
+ * and fields are looked up by name in the file's own formats, never by offset, so a trace
+ * from another kernel (6.1 in a guest, 6.18 here) reads the same way.
+ *
+ * Functions return -1 (or NULL) on failure and leave a message naming the file (and the
+ * event and field) in the caller's @err buffer; nothing here prints or exits.
+ */
+#ifndef CB_TRACE_H
+#define CB_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct cb_trace;
+struct tep_record;
+struct tep_format_field;
+
+/* a field of one event, resolved by name; @f is NULL when the event is not in the file */
+struct cb_trace_field {
+	struct tep_format_field *f;
+};
+
+/*
+ * cb_trace_open - open @path and read its headers (formats, cmdlines, CPU data offsets)
+ * Returns the handle, or NULL with a message naming @path in @err (missing, not a trace.dat,
+ * truncated headers or data). libtracecmd's log level is set to none, though it still
+ * prints a line or two of its own on some bad files. It runs in the caller's process and
+ * can crash on a corrupt format section: cb_stalls_from_trace() isolates it.
+ */
+struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen);
+
+/* cb_trace_close - close what cb_trace_open opened; NULL is fine */
+void cb_trace_close(struct cb_trace *t);
+
+/* cb_trace_path - the path the trace was opened from */
+const char *cb_trace_path(const struct cb_trace *t);
+
+/*
+ * cb_trace_event_id - the id of @system:@name in this file's formats
+ * Returns the id (>= 0), or -1 with errno ENOENT when the file has no such event (the
+ * kernel lacks it or the recorder did not enable it).
+ */
+int cb_trace_event_id(struct cb_trace *t, const char *system, const char *name);
+
+/*
+ * cb_trace_field - resolve @field of @system:@event by name
+ * An event missing from the file is not an error: @out->f is set to NULL and 0 returned
+ * (callers then never see records of it). An event present without the field is an error:
+ * returns -1 with "FILE: event SYSTEM:EVENT has no field FIELD in this kernel's format".
+ */
+int cb_trace_field(struct cb_trace *t, const char *system, const char *event, const char *field,
+		   struct cb_trace_field *out, char *err, size_t errlen);
+
+/*
+ * cb_trace_symbol - the numeric value that the event's print format maps to the symbol
+ * @name for @field (e.g. the "ret" field of compaction:mm_compaction_suitable, "success").
+ * Returns 0 and the value in @val, or -1 with errno ENOENT if the file does not say.
+ */
+int cb_trace_symbol(struct cb_trace *t, const char *system, const char *event, const char *field,
+		    const char *name, long long *val);
+
+/*
+ * cb_trace_u64 - read a numeric field of @rec; returns 0, or -1 if the record is too short
+ * or the field is unresolved (then @val is 0)
+ */
+int cb_trace_u64(const struct cb_trace_field *fld, const struct tep_record *rec,
+		 unsigned long long *val);
+
+/* cb_trace_s64 - as cb_trace_u64, sign-extended by the field's size and signedness */
+int cb_trace_s64(const struct cb_trace_field *fld, const struct tep_record *rec, long long *val);
+
+/* cb_trace_type - the event id of @rec (-1 if unreadable) */
+int cb_trace_type(struct cb_trace *t, struct tep_record *rec);
+
+/* cb_trace_event_system - the system ("compaction", "kmem") of event id @type, or NULL */
+const char *cb_trace_event_system(struct cb_trace *t, int type);
+
+/* cb_trace_pid - the common_pid of @rec (-1 if unreadable) */
+int cb_trace_pid(struct cb_trace *t, struct tep_record *rec);
+
+/*
+ * cb_trace_comm - the command name the trace saved for @pid, or NULL if it has none
+ * (a trace made without saved_cmdlines, or a pid that exited before the save)
+ */
+const char *cb_trace_comm(struct cb_trace *t, int pid);
+
+typedef int (*cb_trace_fn)(struct cb_trace *t, struct tep_record *rec, int type, void *data);
+
+/* what a full pass over the events saw */
+struct cb_trace_stats {
+	uint64_t events;	/* records delivered to the callback */
+	uint64_t missed;	/* events the ring buffer reported lost before some record */
+	uint64_t missed_unknown; /* records preceded by a loss of unknown size */
+	uint64_t first_ts, last_ts; /* timestamps of the first and last record (ns) */
+	int nr_cpus;
+};
+
+/*
+ * cb_trace_iterate - call @fn for every record of every CPU in timestamp order
+ * @fn returns 0 to go on, or a negative number to stop (it then returns -1 with its own
+ * message in @err). @stats (may be NULL) receives what the pass saw.
+ * Returns 0, or -1 with a message naming the file in @err (a callback failure, or a data
+ * section that is shorter than its header says: a truncated trace).
+ */
+int cb_trace_iterate(struct cb_trace *t, cb_trace_fn fn, void *data, struct cb_trace_stats *stats,
+		     char *err, size_t errlen);
+
+#endif
