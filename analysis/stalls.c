@@ -41,6 +41,7 @@ struct pst {
 	bool ran;	/* ... and compacted a zone (mm_compaction_begin) */
 	bool kcompactd; /* emitted kcompactd_wake/sleep */
 	bool khugepaged;
+	bool outside;	/* the attempt began outside the window */
 	int order;
 	uint64_t start, last;
 };
@@ -49,6 +50,12 @@ void cb_stalls_init(struct cb_stalls *s, long long suitable_success)
 {
 	memset(s, 0, sizeof(*s));
 	s->suitable_success = suitable_success;
+}
+
+void cb_stalls_set_window(struct cb_stalls *s, uint64_t start, uint64_t end)
+{
+	s->win_start = start;
+	s->win_end = end;
 }
 
 static size_t hash_pid(int pid, size_t cap)
@@ -117,6 +124,10 @@ static int close_attempt(struct cb_stalls *s, struct pst *p, uint64_t end_ts, bo
 		s->skipped++;
 		return 0;
 	}
+	if (p->outside) {
+		s->outside++;
+		return 0;
+	}
 	s->stalls++;
 	if (!p->ran)
 		s->no_run++;
@@ -163,6 +174,7 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 		p->ran = false;
 		p->order = ev->order;
 		p->start = p->last = ev->ts;
+		p->outside = s->win_end && (ev->ts < s->win_start || ev->ts > s->win_end);
 		if (ev->comm && !strcmp(ev->comm, "khugepaged"))
 			p->khugepaged = true;
 		return 0;
@@ -363,6 +375,7 @@ static int on_record(struct cb_trace *t, struct tep_record *rec, int type, void 
 /* read @path into @s in this process */
 static int read_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen)
 {
+	uint64_t ws = s->win_start, we = s->win_end;
 	struct adapter a = { .s = s, .err = err, .errlen = errlen };
 	struct cb_trace_stats st;
 	struct cb_trace *t;
@@ -371,6 +384,7 @@ static int read_trace(const char *path, struct cb_stalls *s, char *err, size_t e
 	int ret = -1;
 
 	cb_stalls_init(s, -1);
+	cb_stalls_set_window(s, ws, we);
 	t = cb_trace_open(path, err, errlen);
 	if (!t)
 		return -1;
@@ -490,12 +504,16 @@ static void child(const char *path, int fd, struct reply *r)
  */
 int cb_stalls_from_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen)
 {
+	uint64_t ws = s->win_start, we = s->win_end;
 	struct reply *r = NULL;
 	int p[2], st, got;
 	pid_t pid;
 
 	cb_stalls_init(s, -1);
+	cb_stalls_set_window(s, ws, we);
 	r = calloc(1, sizeof(*r));
+	if (r)
+		cb_stalls_set_window(&r->s, ws, we);
 	if (!r || pipe2(p, O_CLOEXEC)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		free(r);

@@ -61,6 +61,8 @@ struct cb_stalls {
 	uint64_t bg_runs[CB_BG_NR];
 	uint64_t by_order[CB_STALLS_MAX_ORDER + 1]; /* stalls per allocation order */
 	uint64_t khugepaged;	   /* stalls of khugepaged (a kernel thread, still direct) */
+	uint64_t outside;	   /* stalls whose attempt began outside [win_start, win_end] */
+	uint64_t win_start, win_end; /* the vmstat window (trace clock ns); 0, 0: no window */
 	uint64_t total_ns;
 	double *ns;		   /* one duration per stall, ns; sorted by cb_stalls_finish */
 	size_t n, cap;
@@ -111,5 +113,13 @@ double cb_stalls_max(const struct cb_stalls *s);
  * lacks one) in @err.
  */
 int cb_stalls_from_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen);
+
+/*
+ * cb_stalls_set_window - count only attempts that begin inside [@start, @end] (ns of the
+ * trace clock); the others are counted in s->outside. The agent reads vmstat.before and
+ * vmstat.after at the window's ends, so trace and vmstat then cover the same time. Call it
+ * after cb_stalls_init (cb_stalls_from_trace keeps a window set before it).
+ */
+void cb_stalls_set_window(struct cb_stalls *s, uint64_t start, uint64_t end);
 
 #endif

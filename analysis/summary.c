@@ -195,6 +195,10 @@ struct json_object *cb_summary_trace_json(const char *file, const struct cb_stal
 	json_object_object_add(t, "stall_end_by_last_event",
 			       json_object_new_int64((int64_t)st->end_last));
 	json_object_object_add(t, "stalls_by_order", ord);
+	json_object_object_add(t, "window_ns", st->win_end ? json_object_new_int64(
+			       (int64_t)(st->win_end - st->win_start)) : NULL);
+	json_object_object_add(t, "stalls_outside_window",
+			       json_object_new_int64((int64_t)st->outside));
 	return t;
 }
 
@@ -209,8 +213,32 @@ static const char *jstr(struct json_object *o, const char *key)
 	return json_object_get_string(x);
 }
 
+/*
+ * the vmstat window, when the trace's clock is the one the agent timed it with (the
+ * collector's "mono" is CLOCK_MONOTONIC); 0, 0 otherwise
+ */
+static void read_window(struct json_object *meta, uint64_t *start, uint64_t *end)
+{
+	struct json_object *col = NULL, *win = NULL, *a, *b;
+	const char *clock;
+
+	*start = *end = 0;
+	if (!json_object_object_get_ex(meta, "collector", &col) ||
+	    !json_object_object_get_ex(meta, "window", &win))
+		return;
+	clock = jstr(col, "clock");
+	if (!clock || strcmp(clock, "mono") || strcmp(jstr(win, "clock") ? : "", "CLOCK_MONOTONIC"))
+		return;
+	if (json_object_object_get_ex(win, "start_ns", &a) &&
+	    json_object_object_get_ex(win, "end_ns", &b) && json_object_get_int64(b) > 0) {
+		*start = (uint64_t)json_object_get_int64(a);
+		*end = (uint64_t)json_object_get_int64(b);
+	}
+}
+
 static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long *lost,
-		     struct json_object **cell, char *err, size_t errlen)
+		     uint64_t *win_start, uint64_t *win_end, struct json_object **cell, char *err,
+		     size_t errlen)
 {
 	char path[PATH_MAX];
 	struct json_object *meta, *c = NULL, *col = NULL, *x;
@@ -248,6 +276,7 @@ static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long
 	if (json_object_object_get_ex(meta, "collector", &col) &&
 	    json_object_object_get_ex(col, "lost", &x))
 		*lost = json_object_get_int64(x);
+	read_window(meta, win_start, win_end);
 	*cell = c ? json_object_get(c) : json_object_new_object();
 	json_object_put(meta);
 	return 0;
@@ -296,13 +325,15 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 	char path[PATH_MAX];
 	const char *text;
 	char *buf = NULL;
+	uint64_t ws, we;
 	long long lost;
 	int ret = -1;
 
 	memset(cs, 0, sizeof(*cs));
 	memset(&st, 0, sizeof(st));
-	if (read_meta(cell_dir, cs, &lost, &cell, err, errlen))
+	if (read_meta(cell_dir, cs, &lost, &ws, &we, &cell, err, errlen))
 		return -1;
+	cb_stalls_set_window(&st, ws, we);
 	if (cb_path(path, sizeof(path), "%s/vmstat.before", cell_dir) < 0 ||
 	    cb_vmstat_read(path, &before, err, errlen))
 		goto out;

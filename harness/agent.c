@@ -187,13 +187,15 @@ static struct json_object *collector_json(struct cb_collector *col,
 	}
 	json_object_object_add(c, "per_cpu", cpus);
 	json_object_object_add(c, "trace_bytes", json_object_new_int64((int64_t)st->trace_bytes));
+	json_object_object_add(c, "clock", cb_json_str(st->clock));
+	json_object_object_add(c, "buffer_kb", json_object_new_int64((int64_t)st->buffer_kb));
+	json_object_object_add(c, "drain_cpu_ns", json_object_new_int64((int64_t)st->drain_cpu_ns));
 	return c;
 }
 
 /* the workload phases; returns 0, or -1 with run->err set */
 static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
-		      struct cb_proc *frag, struct cb_proc *dem, struct json_object *wl_meta,
-		      uint64_t *end_ns)
+		      struct cb_proc *frag, struct cb_proc *dem, struct json_object *wl_meta)
 {
 	const struct cb_workload *w = cell->workload;
 	struct cb_proc *const procs[2] = { frag, dem };
@@ -211,7 +213,6 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 		return -1;
 	if (wait_for(run, procs, dem, false, w->timeout_s, "running the demand phase") < 0)
 		return -1;
-	*end_ns = cb_now_ns();
 	if (!WIFEXITED(dem->status) || WEXITSTATUS(dem->status)) {
 		set_err(run, "%s: %s (see its .stderr in %s/workload)",
 			w->phase[CB_PHASE_DEMAND].wl->name, cb_proc_describe(dem, how, sizeof(how)),
@@ -240,7 +241,7 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 {
 	struct cb_collector_opts copts = { 0 };
 	struct cb_collector_stats st = { 0 };
-	struct cb_proc frag = { .pid = -1 }, dem = { .pid = -1 };
+	struct cb_proc frag = CB_PROC_INIT, dem = CB_PROC_INIT;
 	struct json_object *meta, *wl_meta, *win;
 	struct cb_collector *col = NULL;
 	char path[PATH_MAX], spool[PATH_MAX], trace[PATH_MAX], how[64];
@@ -271,13 +272,19 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		set_err(run, "collector: %s", cb_collector_error(NULL));
 		goto out;
 	}
+	/*
+	 * The window the analyzer counts trace events in is the one /proc/vmstat covers: from
+	 * just before vmstat.before is read to just after vmstat.after is read (the trace clock
+	 * is CLOCK_MONOTONIC). The collector runs a little longer on both sides.
+	 */
+	start_ns = cb_now_ns();
 	if (snapshots(run, cell_dir, "before") < 0)
 		goto out;
-	start_ns = cb_now_ns();
-	if (run_phases(run, cell, cell_dir, &frag, &dem, wl_meta, &end_ns) < 0)
+	if (run_phases(run, cell, cell_dir, &frag, &dem, wl_meta) < 0)
 		goto out;
 	if (snapshots(run, cell_dir, "after") < 0)
 		goto out;
+	end_ns = cb_now_ns();
 	/* the fragmenter's memory is freed only after the window: that is no demand */
 	end_procs(&frag, &dem);
 	if (frag.pid > 0 && !fragmenter_ok(&frag)) {

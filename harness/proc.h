@@ -24,6 +24,9 @@ struct cb_proc {
 	int status;		 /* wait status once exited */
 };
 
+/* a process not spawned yet: no pid, no descriptors (0 would be stdin) */
+#define CB_PROC_INIT { .pid = -1, .out_fd = -1, .log_fd = -1 }
+
 /*
  * cb_proc_spawn - start argv[0] with @argv; stdin is /dev/null, stdout goes through a pipe
  * into @out_path, stderr into @err_path (both through .tmp names until cb_proc_finish).

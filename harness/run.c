@@ -251,11 +251,38 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 	return -1;
 }
 
+/* the figures of a finished cell for its progress line, from its fresh summary.json */
+static void cell_figures(const char *cell_dir, char *buf, size_t size)
+{
+	char path[PATH_MAX], err[1024];
+	struct json_object *sum, *m, *x;
+	double v[3] = { -1, -1, -1 };
+	static const char *const keys[] = { "dc_stalls", "vm_compact_stall", "wl_thp_success_rate" };
+
+	buf[0] = '\0';
+	if (cb_analyze_cell(cell_dir, err, sizeof(err)) < 0) {
+		snprintf(buf, size, " (not analyzed: %s)", err);
+		return;
+	}
+	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0)
+		return;
+	sum = json_object_from_file(path);
+	if (sum && json_object_object_get_ex(sum, "metrics", &m)) {
+		for (int i = 0; i < 3; i++)
+			if (json_object_object_get_ex(m, keys[i], &x) && x)
+				v[i] = json_object_get_double(x);
+	}
+	json_object_put(sum);
+	snprintf(buf, size, ": %.0f direct-compaction stalls (compact_stall +%.0f)", v[0], v[1]);
+	if (v[2] >= 0)
+		snprintf(buf + strlen(buf), size - strlen(buf), ", THP success %.1f%%", 100 * v[2]);
+}
+
 static int run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr, size_t *failed)
 {
 	for (size_t i = 0; i < nr && !cb_interrupted; i++) {
 		const struct cb_target_ops *ops = cb_target_find(cells[i].kernel->target);
-		char cell_dir[PATH_MAX];
+		char cell_dir[PATH_MAX], figures[1200];
 		uint64_t t0 = cb_now_ns();
 
 		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", run->dir, cells[i].id) < 0)
@@ -268,8 +295,9 @@ static int run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr,
 				run->err);
 			continue;
 		}
-		fprintf(stderr, "[%zu/%zu] %s: done in %.1f s\n", i + 1, nr, cells[i].id,
-			(cb_now_ns() - t0) / 1e9);
+		cell_figures(cell_dir, figures, sizeof(figures));
+		fprintf(stderr, "[%zu/%zu] %s: done in %.1f s%s\n", i + 1, nr, cells[i].id,
+			(cb_now_ns() - t0) / 1e9, figures);
 	}
 	return 0;
 }
