@@ -330,6 +330,14 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 			"analyzed cells\n");
 		fprintf(md, "- verdict: none: no workload ran under two or more settings with "
 			"analyzed cells\n");
+	} else {
+		/* medians only: say so, so nobody pastes a noise difference as a result */
+		static const char note[] = "the verdict compares medians over repetitions; it is "
+					   "not a significance test (that is `compactbench compare`, "
+					   "not yet available)";
+
+		fprintf(txt, "note: %s\n", note);
+		fprintf(md, "\n_Note: %s._\n", note);
 	}
 }
 

@@ -504,7 +504,12 @@ static void child(const char *path, int fd, struct reply *r)
  */
 int cb_stalls_from_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen)
 {
-	uint64_t ws = s->win_start, we = s->win_end;
+	return cb_stalls_from_trace_window(path, 0, 0, s, err, errlen);
+}
+
+int cb_stalls_from_trace_window(const char *path, uint64_t ws, uint64_t we, struct cb_stalls *s,
+				char *err, size_t errlen)
+{
 	struct reply *r = NULL;
 	int p[2], st, got;
 	pid_t pid;

@@ -118,8 +118,15 @@ int cb_stalls_from_trace(const char *path, struct cb_stalls *s, char *err, size_
  * cb_stalls_set_window - count only attempts that begin inside [@start, @end] (ns of the
  * trace clock); the others are counted in s->outside. The agent reads vmstat.before and
  * vmstat.after at the window's ends, so trace and vmstat then cover the same time. Call it
- * after cb_stalls_init (cb_stalls_from_trace keeps a window set before it).
+ * after cb_stalls_init.
  */
 void cb_stalls_set_window(struct cb_stalls *s, uint64_t start, uint64_t end);
+
+/*
+ * cb_stalls_from_trace_window - cb_stalls_from_trace counting only attempts that begin in
+ * [@start, @end] (0, 0: the whole trace)
+ */
+int cb_stalls_from_trace_window(const char *path, uint64_t start, uint64_t end,
+				struct cb_stalls *s, char *err, size_t errlen);
 
 #endif

@@ -333,7 +333,6 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 	memset(&st, 0, sizeof(st));
 	if (read_meta(cell_dir, cs, &lost, &ws, &we, &cell, err, errlen))
 		return -1;
-	cb_stalls_set_window(&st, ws, we);
 	if (cb_path(path, sizeof(path), "%s/vmstat.before", cell_dir) < 0 ||
 	    cb_vmstat_read(path, &before, err, errlen))
 		goto out;
@@ -341,7 +340,7 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 	    cb_vmstat_read(path, &after, err, errlen))
 		goto out;
 	if (cb_path(path, sizeof(path), "%s/trace.dat", cell_dir) < 0 ||
-	    cb_stalls_from_trace(path, &st, err, errlen))
+	    cb_stalls_from_trace_window(path, ws, we, &st, err, errlen))
 		goto out;
 	if (cb_wl_read_summary(cell_dir, &wl, err, errlen))
 		goto out;

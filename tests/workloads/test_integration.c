@@ -152,10 +152,10 @@ static long long high_blocks(struct json_object *line)
 
 /*
  * How much to fill: the allocator hands out its small free blocks first, so the fill must
- * be larger than all free memory in blocks below order 9 to reach the 2 MiB blocks; 512 MiB
+ * be larger than all free memory in blocks below order 9 to reach the 2 MiB blocks; @margin
  * more than that, within a quarter of MemAvailable. 0 if that is not possible here.
  */
-static unsigned long long frag_size(void)
+static unsigned long long frag_size(unsigned long long margin)
 {
 	struct wl_buddy_zone z[WL_BUDDY_MAX_ZONES];
 	long long avail_kb = cb_meminfo_kb(NULL, "MemAvailable");
@@ -167,13 +167,17 @@ static unsigned long long frag_size(void)
 	for (i = 0; i < n; i++)
 		for (o = 0; o < 9 && o < z[i].norders; o++)
 			small += (z[i].free[o] << o) * 4096ULL;
-	want = small + (512ULL << 20);
+	want = small + margin;
 	return want <= (unsigned long long)avail_kb * 1024 / 4 ? want : 0;
 }
 
-static void test_frag_buddyinfo(void **state)
+/*
+ * One fill; returns whether the free 2 MiB blocks went down. Pages on the per-CPU lists and
+ * pages the free page reporting of this VM holds isolated are in no buddyinfo column, so a
+ * fill can be served from memory buddyinfo did not count: the caller retries larger.
+ */
+static bool frag_once(unsigned long long size)
 {
-	unsigned long long size = frag_size();
 	char size_arg[32];
 	char *argv[] = { (char *)frag_anon, (char *)"--size", size_arg, (char *)"--hold",
 			 (char *)"0", NULL };
@@ -184,8 +188,6 @@ static void test_frag_buddyinfo(void **state)
 	long long b, a;
 	size_t i;
 
-	if (!size)
-		skip(); /* too much free memory in small blocks to reach 2 MiB ones */
 	snprintf(size_arg, sizeof(size_arg), "%llu", size);
 	assert_int_equal(wlt_run(argv, &t, &r), 0);
 	assert_int_equal(r.status, 0);
@@ -203,8 +205,25 @@ static void test_frag_buddyinfo(void **state)
 	b = high_blocks(before);
 	a = high_blocks(after);
 	printf("# filled %llu MiB: free 2 MiB blocks %lld before, %lld after\n", size >> 20, b, a);
-	assert_true(a < b);
 	wlt_free(&r);
+	return a < b;
+}
+
+static void test_frag_buddyinfo(void **state)
+{
+	unsigned long long margin = 512ULL << 20, size;
+	int tries;
+
+	for (tries = 0; tries < 3; tries++, margin *= 2) {
+		size = frag_size(margin);
+		if (!size)
+			break;
+		if (frag_once(size))
+			return;
+	}
+	if (!tries)
+		skip(); /* too much free memory in small blocks to reach 2 MiB ones */
+	fail_msg("the free 2 MiB blocks did not go down in %d fills", tries);
 }
 
 int main(int argc, char **argv)
