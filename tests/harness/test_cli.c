@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_cli.c - the `compactbench` command line: every command's --help, the usage and
+ * exit 2 for an unknown command or option, "not yet available" for later commands.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static char out_path[] = "/tmp/cb-test-cli-XXXXXX";
+
+/* run compactbench with @args; returns the exit status, its stdout+stderr in *@text */
+static int run(char *const args[], char **text)
+{
+	const char *cb = getenv("COMPACTBENCH");
+	char *argv[8];
+	int n = 0, st, fd;
+	pid_t pid;
+
+	argv[n++] = (char *)cb;
+	for (; args[n - 1] && n < 7; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		fd = open(out_path, O_WRONLY | O_TRUNC);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(cb, argv);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	*text = cb_read_file(out_path, NULL);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void expect(char *const args[], int status, const char *needle)
+{
+	char *text = NULL;
+	int rc = run(args, &text);
+
+	if (rc != status || !text || !strstr(text, needle))
+		fail_msg("compactbench %s %s: want exit %d and \"%s\", got exit %d and:\n%s", args[0],
+			 args[1] ? args[1] : "", status, needle, rc, text ? text : "");
+	free(text);
+}
+
+static void test_help_of_every_command(void **state)
+{
+	const char *const cmds[] = { "run", "analyze", "restore", "config" };
+
+	for (size_t i = 0; i < CB_ARRAY_SIZE(cmds); i++) {
+		char want[64];
+		char *args[] = { (char *)cmds[i], "--help", NULL };
+
+		snprintf(want, sizeof(want), "usage: compactbench %s", cmds[i]);
+		expect(args, 0, want);
+	}
+	expect((char *[]){ "--help", NULL }, 0, "usage: compactbench");
+	expect((char *[]){ "help", "run", NULL }, 0, "usage: compactbench run");
+	expect((char *[]){ "--version", NULL }, 0, "compactbench ");
+}
+
+static void test_bad_command_line(void **state)
+{
+	expect((char *[]){ NULL }, 2, "usage: compactbench");
+	expect((char *[]){ "frobnicate", NULL }, 2, "'frobnicate' is not a command");
+	expect((char *[]){ "run", "--bogus", "x.ini", NULL }, 2, "usage: compactbench run");
+	expect((char *[]){ "run", NULL }, 2, "usage: compactbench run");
+	expect((char *[]){ "run", "a.ini", "--reps", "0", NULL }, 2, "--reps '0'");
+	expect((char *[]){ "analyze", "--bogus", NULL }, 2, "usage: compactbench analyze");
+	expect((char *[]){ "restore", "extra", NULL }, 2, "usage: compactbench restore");
+	expect((char *[]){ "config", "frob", NULL }, 2, "usage: compactbench config");
+	expect((char *[]){ "run", "/nonexistent.ini", NULL }, 2, "/nonexistent.ini: cannot read");
+	expect((char *[]){ "analyze", "/nonexistent-run", NULL }, 2, "/nonexistent-run");
+}
+
+static void test_later_commands_say_so(void **state)
+{
+	const char *const later[] = { "record", "compare", "gate", "plot", "kernel" };
+
+	for (size_t i = 0; i < CB_ARRAY_SIZE(later); i++)
+		expect((char *[]){ (char *)later[i], NULL }, 2, "not yet available");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_help_of_every_command),
+		cmocka_unit_test(test_bad_command_line),
+		cmocka_unit_test(test_later_commands_say_so),
+	};
+	int fd, rc;
+
+	if (!getenv("COMPACTBENCH")) {
+		fprintf(stderr, "COMPACTBENCH is not set (run through meson test)\n");
+		return 1;
+	}
+	fd = mkstemp(out_path);
+	if (fd < 0)
+		return 1;
+	close(fd);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(out_path);
+	return rc;
+}
