@@ -115,7 +115,7 @@ int cb_journal_set(struct cb_journal *j, const char *path, const char *value, ch
 		snprintf(err, errlen, "%s: value contains a tab or newline", path);
 		return -1;
 	}
-	if (cb_knob_read_file(path, old, sizeof(old)) < 0) {
+	if (cb_read_choice(path, old, sizeof(old)) < 0) {
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
@@ -135,7 +135,7 @@ int cb_journal_set(struct cb_journal *j, const char *path, const char *value, ch
 		snprintf(err, errlen, "%s: cannot write '%s': %s", path, value, strerror(errno));
 		return -1;
 	}
-	if (readback && cb_knob_read_file(path, readback, rbsize) < 0) {
+	if (readback && cb_read_choice(path, readback, rbsize) < 0) {
 		snprintf(err, errlen, "%s: cannot read back: %s", path, strerror(errno));
 		return -1;
 	}

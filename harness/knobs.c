@@ -123,21 +123,3 @@ int cb_knob_path(const struct cb_knob *knob, const char *arg, const char *root, 
 	}
 	return cb_path(buf, size, "%s%s", root ? root : "", rel);
 }
-
-int cb_knob_read_file(const char *path, char *buf, size_t size)
-{
-	char raw[512];
-	char *open, *close;
-
-	if (cb_read_trimmed(path, raw, sizeof(raw)) < 0)
-		return -1;
-	open = strchr(raw, '[');
-	close = open ? strchr(open, ']') : NULL;
-	if (open && close) {
-		*close = '\0';
-		snprintf(buf, size, "%s", open + 1);
-	} else {
-		snprintf(buf, size, "%s", raw);
-	}
-	return 0;
-}

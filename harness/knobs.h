@@ -48,10 +48,4 @@ int cb_knob_check(const struct cb_knob *knob, const char *value, char *err, size
 int cb_knob_path(const struct cb_knob *knob, const char *arg, const char *root, char *buf,
 		 size_t size);
 
-/*
- * cb_knob_read_file - read a knob's current value from @path: the file's text, or for an
- * enum file ("always [madvise] never") the word in brackets. Returns 0, or -1 with errno.
- */
-int cb_knob_read_file(const char *path, char *buf, size_t size);
-
 #endif

@@ -139,6 +139,24 @@ int cb_read_trimmed(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+int cb_read_choice(const char *path, char *buf, size_t size)
+{
+	char raw[512];
+	char *open, *close;
+
+	if (cb_read_trimmed(path, raw, sizeof(raw)) < 0)
+		return -1;
+	open = strchr(raw, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close) {
+		*close = '\0';
+		snprintf(buf, size, "%s", open + 1);
+	} else {
+		snprintf(buf, size, "%s", raw);
+	}
+	return 0;
+}
+
 int cb_mkdir_p(const char *path)
 {
 	char tmp[PATH_MAX];

@@ -47,6 +47,13 @@ int cb_write_string(const char *path, const char *value);
 int cb_read_trimmed(const char *path, char *buf, size_t size);
 
 /*
+ * cb_read_choice - the selected word of a choice file ("always [madvise] never" gives
+ * "madvise", as THP's sysfs files show it), or the whole trimmed text if nothing is
+ * bracketed (a sysctl). Returns 0, or -1 with errno set.
+ */
+int cb_read_choice(const char *path, char *buf, size_t size);
+
+/*
  * cb_mkdir_p - create a directory and its parents (mode 0755); existing is fine
  */
 int cb_mkdir_p(const char *path);

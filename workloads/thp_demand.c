@@ -73,7 +73,7 @@ static int resolve_mthp(struct demand *d, const struct wl_args *a, uint64_t tota
 	wl_arg_size(a, "mthp-size", total, &d->region);
 	snprintf(d->mthp, sizeof(d->mthp), "%llukB", (unsigned long long)(d->region >> 10));
 	snprintf(path, sizeof(path), THP_DIR "/hugepages-%s/enabled", d->mthp);
-	if (wl_sysfs_choice(path, d->mthp_enabled, sizeof(d->mthp_enabled)) < 0)
+	if (cb_read_choice(path, d->mthp_enabled, sizeof(d->mthp_enabled)) < 0)
 		return wl_args_error(a, "mthp-size", "this kernel has no mTHP size %s (%s: %s)",
 				     d->mthp, path, strerror(errno));
 	if (!strcmp(d->mthp_enabled, "never"))
@@ -103,7 +103,7 @@ static void find_larger_enabled(struct demand *d)
 		if (sscanf(de->d_name, "hugepages-%lukB", &kb) != 1 || (uint64_t)kb << 10 <= d->region)
 			continue;
 		snprintf(path, sizeof(path), THP_DIR "/%s/enabled", de->d_name);
-		if (wl_sysfs_choice(path, v, sizeof(v)) < 0)
+		if (cb_read_choice(path, v, sizeof(v)) < 0)
 			continue;
 		if (!strcmp(v, "inherit"))
 			snprintf(v, sizeof(v), "%s", d->thp_enabled);
@@ -147,8 +147,8 @@ static int resolve(struct demand *d, const struct wl_args *a)
 	total = (uint64_t)total_kb * 1024;
 	d->avail = (uint64_t)avail_kb * 1024;
 	d->page = (size_t)sysconf(_SC_PAGESIZE);
-	wl_sysfs_choice(THP_DIR "/enabled", d->thp_enabled, sizeof(d->thp_enabled));
-	wl_sysfs_choice(THP_DIR "/defrag", d->thp_defrag, sizeof(d->thp_defrag));
+	cb_read_choice(THP_DIR "/enabled", d->thp_enabled, sizeof(d->thp_enabled));
+	cb_read_choice(THP_DIR "/defrag", d->thp_defrag, sizeof(d->thp_defrag));
 	if (wl_arg_given(a, "mthp-size")) {
 		ret = resolve_mthp(d, a, total);
 		if (ret != WL_ARGS_OK)

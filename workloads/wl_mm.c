@@ -155,28 +155,6 @@ int wl_vmstat_read(const char *root, const char *const *keys, long long *values)
 	return 0;
 }
 
-/*
- * wl_sysfs_choice - the selected word of a sysfs choice file ("always [madvise] never"
- * gives "madvise"), or its whole trimmed text if nothing is bracketed
- * Returns 0, or -1 with errno set.
- */
-int wl_sysfs_choice(const char *path, char *buf, size_t size)
-{
-	char text[256], *open, *close;
-
-	if (cb_read_trimmed(path, text, sizeof(text)) < 0)
-		return -1;
-	open = strchr(text, '[');
-	close = open ? strchr(open, ']') : NULL;
-	if (open && close) {
-		*close = '\0';
-		snprintf(buf, size, "%s", open + 1);
-	} else {
-		snprintf(buf, size, "%s", text);
-	}
-	return 0;
-}
-
 /* wl_pagemap_open - open both files; returns 0, or -1 with errno set (pagemap missing) */
 int wl_pagemap_open(struct wl_pagemap *pm)
 {

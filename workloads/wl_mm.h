@@ -51,13 +51,6 @@ struct json_object *wl_buddyinfo_json(const char *when, const struct wl_buddy_zo
  */
 int wl_vmstat_read(const char *root, const char *const *keys, long long *values);
 
-/*
- * wl_sysfs_choice - the selected word of a sysfs choice file ("always [madvise] never"
- * gives "madvise"), or its whole trimmed text if nothing is bracketed
- * Returns 0, or -1 with errno set.
- */
-int wl_sysfs_choice(const char *path, char *buf, size_t size);
-
 /* pagemap of this process and /proc/kpageflags, opened once */
 struct wl_pagemap {
 	int pagemap_fd;

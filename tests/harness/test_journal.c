@@ -47,7 +47,7 @@ static const char *knob_path(const char *key)
 
 static void read_knob(const char *key, char *buf, size_t size)
 {
-	assert_int_equal(cb_knob_read_file(knob_path(key), buf, size), 0);
+	assert_int_equal(cb_read_choice(knob_path(key), buf, size), 0);
 }
 
 static int setup(void **s)

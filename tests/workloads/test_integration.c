@@ -72,7 +72,7 @@ static void test_thp_counts(void **state)
 	char *argv[] = { (char *)thp_demand, (char *)"--size", (char *)"256M", NULL };
 	char enabled[32] = "";
 
-	if (wl_sysfs_choice("/sys/kernel/mm/transparent_hugepage/enabled", enabled,
+	if (cb_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", enabled,
 			    sizeof(enabled)) < 0)
 		skip();
 	/* with THP off, no fault even tries a huge page: no fallback is counted */

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "util.h"
 #include "wl_mm.h"
 #include "wl_stats.h"
 
@@ -126,12 +127,12 @@ static void test_sysfs_choice(void **state)
 	char path[512], buf[32];
 
 	snprintf(path, sizeof(path), "%s/sys/enabled", fixtures);
-	assert_int_equal(wl_sysfs_choice(path, buf, sizeof(buf)), 0);
+	assert_int_equal(cb_read_choice(path, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "madvise");
 	snprintf(path, sizeof(path), "%s/sys/plain", fixtures);
-	assert_int_equal(wl_sysfs_choice(path, buf, sizeof(buf)), 0);
+	assert_int_equal(cb_read_choice(path, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "2097152");
-	assert_int_equal(wl_sysfs_choice("/nonexistent", buf, sizeof(buf)), -1);
+	assert_int_equal(cb_read_choice("/nonexistent", buf, sizeof(buf)), -1);
 }
 
 /* base pages of our own are never "huge"; needs root for PFNs, skipped otherwise */
