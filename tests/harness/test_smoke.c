@@ -99,6 +99,9 @@ static long vmstat(const char *file, const char *key)
 	return v;
 }
 
+#define REPS 3
+static long total_delta;
+
 static void check_cell(void)
 {
 	struct count c = { 0 };
@@ -137,22 +140,29 @@ static void check_cell(void)
 	tol = 2 + delta / 50; /* 2 events plus 2%: the window's edges and watermark-ok stalls */
 	print_message("try_to_compact_pages %ld, stalls in trace %ld, compact_stall delta %ld, "
 		      "tolerance %ld\n", c.tries, c.stalls, delta, tol);
-	/* the smoke matrix must really direct-compact, or this test proves nothing */
-	assert_true(delta >= 20);
+	total_delta += delta;
 	assert_true(c.tries >= c.stalls);
 	assert_true(diff <= tol);
 }
 
 static char out[700];
 
-/* two repetitions: the second cell also checks that one process runs cells back to back */
+/*
+ * Three repetitions: the later cells also check that one process runs cells back to back.
+ * Every cell must agree with /proc/vmstat. How much a cell direct-compacts depends on where
+ * this VM's free memory happens to lie (now and then a cell finds enough free 2 MiB blocks
+ * and needs none), so the smoke matrix must direct-compact over the whole run, or this test
+ * proves nothing.
+ */
 static void test_trace_agrees_with_vmstat(void **state)
 {
-	for (int rep = 1; rep <= 2; rep++) {
+	for (int rep = 1; rep <= REPS; rep++) {
 		snprintf(cell, sizeof(cell), "%s/host.pro0.thp-frag.r%d", out, rep);
 		print_message("%s\n", cell);
 		check_cell();
 	}
+	print_message("compact_stall over the run: %ld\n", total_delta);
+	assert_true(total_delta >= 50);
 }
 
 int main(void)
@@ -160,7 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_trace_agrees_with_vmstat) };
 	const char *src = getenv("SOURCE_ROOT");
 	char cfg[1024], log_path[700];
-	char *args[] = { "run", cfg, "--quick", "--reps", "2", "-o", out, NULL };
+	char *args[] = { "run", cfg, "--quick", "--reps", "3", "-o", out, NULL };
 	int rc;
 
 	if (!itest_can_trace() || !src) {
