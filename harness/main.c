@@ -3,6 +3,7 @@
  * main.c - the `compactbench` command: one table of commands, git-style.
  */
 #include "analyze.h"
+#include "compare.h"
 #include "run.h"
 #include "version.h"
 
@@ -23,9 +24,9 @@ static const struct cb_command commands[] = {
 	{ "restore", cmd_restore, "put back knobs a killed run left changed" },
 	{ "config", cmd_config, "check a config file, or print the key reference" },
 	{ "record", NULL, "record compaction events around a command into trace.dat" },
-	{ "compare", NULL, "compare runs: every metric, delta, CI, p-value" },
-	{ "gate", NULL, "CI gate on stall-latency regressions" },
-	{ "plot", NULL, "gnuplot charts of runs" },
+	{ "compare", cmd_compare, "compare runs: every metric, delta, CI, p-value" },
+	{ "gate", cmd_gate, "CI gate on stall-latency regressions" },
+	{ "plot", cmd_plot, "gnuplot charts of runs" },
 	{ "kernel", NULL, "build a kernel from a recipe (for the qemu target)" },
 	{ NULL },
 };

@@ -4,6 +4,7 @@
  * restored at the end, on error and on SIGINT/SIGTERM.
  */
 #include "analyze.h"
+#include "compare.h"
 #include "collector.h"
 #include "matrix.h"
 #include "meta.h"
@@ -370,7 +371,29 @@ int cmd_run(int argc, char **argv)
 	}
 	fflush(stderr);
 	cb_analyze_run(run.dir, stdout);
-	printf("\nresults: %s\nreport:  %s/report.md\n", run.dir, run.dir);
+	fflush(stdout);
+	if (cfg->nr_settings > 1) {
+		char *cmp[] = { "compare", run.dir, NULL };
+
+		printf("\n");
+		fflush(stdout);
+		cmd_compare(2, cmp);
+	}
+	{
+		char *plot[] = { "plot", run.dir, NULL };
+		FILE *saved = stdout;
+
+		/* the chart paths are for `plot`'s own users; here one line says where they are */
+		fflush(stdout);
+		stdout = fopen("/dev/null", "w");
+		if (stdout && cmd_plot(2, plot) != 0)
+			cb_log("the charts could not be drawn (see %s/charts/gnuplot.log)", run.dir);
+		if (stdout)
+			fclose(stdout);
+		stdout = saved;
+	}
+	printf("\nresults: %s\nreport:  %s/report.md (and report.html)\ncharts:  %s/charts/\n",
+	       run.dir, run.dir, run.dir);
 	rc = failed ? 1 : 0;
 out_cfg:
 	json_object_put(run.knobs);

@@ -165,9 +165,44 @@ static void test_trace_agrees_with_vmstat(void **state)
 	assert_true(total_delta >= 50);
 }
 
+static bool starts_with(const char *path, const char *magic, size_t n)
+{
+	char *text = cb_read_file(path, NULL);
+	bool ok = text && !memcmp(text, magic, n);
+
+	free(text);
+	return ok;
+}
+
+/* compactbench plot on the smoke run: every chart as a real PNG and SVG, all inline */
+static void test_plot(void **state)
+{
+	static const char *const charts[] = { "stall-cdf", "stall-pct", "stall-count",
+					      "thp-success" };
+	char *args[] = { "plot", out, NULL }, log_path[800], path[900], *html, *p;
+	int svgs = 0;
+
+	snprintf(log_path, sizeof(log_path), "%s/plot.log", dir);
+	assert_int_equal(itest_wait(itest_spawn(log_path, args)), 0);
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/charts/%s.png", out, charts[i]);
+		assert_true(starts_with(path, "\x89PNG\r\n\x1a\n", 8));
+		snprintf(path, sizeof(path), "%s/charts/%s.svg", out, charts[i]);
+		assert_true(starts_with(path, "<?xml", 5));
+	}
+	snprintf(path, sizeof(path), "%s/report.html", out);
+	html = cb_read_file(path, NULL);
+	assert_non_null(html);
+	for (p = html; (p = strstr(p, "<svg")); p++)
+		svgs++;
+	assert_int_equal(svgs, 4);
+	free(html);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_trace_agrees_with_vmstat) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_trace_agrees_with_vmstat),
+					    cmocka_unit_test(test_plot) };
 	const char *src = getenv("SOURCE_ROOT");
 	char cfg[1024], log_path[700];
 	char *args[] = { "run", cfg, "--quick", "--reps", "3", "-o", out, NULL };
