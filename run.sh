@@ -12,7 +12,7 @@ packages=(
 	gcc pkg-config meson ninja-build
 	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd
 	libinih-dev libjson-c-dev libgsl-dev libcmocka-dev
-	libssl-dev gnuplot-nox stress-ng
+	libssl-dev gnuplot-nox stress-ng chromium
 )
 
 die() { echo "run.sh: $*" >&2; exit 1; }

@@ -30,6 +30,8 @@
 #include <trace-cmd/trace-cmd.h>
 #include <event-parse.h>
 
+#include <fcntl.h>
+
 #include "itest.h"
 
 static char dir[] = "/tmp/cb-test-smoke-XXXXXX";
@@ -199,10 +201,62 @@ static void test_plot(void **state)
 	free(html);
 }
 
+/*
+ * report.html as a person sees it: headless Chromium (Debian's) loads it, takes a
+ * screenshot, and dumps the DOM it rendered; every chart must be there as an SVG with its
+ * plot drawn (gnuplot's SVGs draw with <path>), and the screenshot must be a real PNG.
+ */
+static void test_report_in_chromium(void **state)
+{
+	char html[900], shot[900], dom[900], prof[900], url[1000], shot_arg[1000], prof_arg[1000];
+	char *text, *p, *svg_end;
+	int fd, st, drawn = 0;
+	pid_t pid;
+
+	if (access("/usr/bin/chromium", X_OK) < 0)
+		skip();
+	snprintf(html, sizeof(html), "%s/report.html", out);
+	snprintf(shot, sizeof(shot), "%s/report.png", dir);
+	snprintf(dom, sizeof(dom), "%s/report.dom", dir);
+	snprintf(prof, sizeof(prof), "%s/chromium", dir);
+	snprintf(url, sizeof(url), "file://%s", html);
+	snprintf(shot_arg, sizeof(shot_arg), "--screenshot=%s", shot);
+	snprintf(prof_arg, sizeof(prof_arg), "--user-data-dir=%s", prof);
+	pid = fork();
+	if (pid == 0) {
+		fd = open(dom, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		dup2(fd, 1);
+		fd = open("/dev/null", O_WRONLY);
+		dup2(fd, 2);
+		/* the flags a sandboxed, offline root session needs (see the env notes) */
+		execl("/usr/bin/chromium", "chromium", "--headless", "--no-sandbox", "--disable-gpu",
+		      "--disable-quic", "--no-first-run", "--disable-background-networking",
+		      "--disable-component-update", "--disable-sync", prof_arg,
+		      "--window-size=1200,3000", shot_arg, "--dump-dom", url, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	assert_true(starts_with(shot, "\x89PNG\r\n\x1a\n", 8));
+	text = cb_read_file(dom, NULL);
+	assert_non_null(text);
+	for (p = text; (p = strstr(p, "<svg")); p = svg_end) {
+		svg_end = strstr(p, "</svg>");
+		assert_non_null(svg_end);
+		*svg_end = '\0';
+		drawn += strstr(p, "<path") != NULL;
+		*svg_end = '<';
+		svg_end++;
+	}
+	free(text);
+	assert_int_equal(drawn, 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_trace_agrees_with_vmstat),
-					    cmocka_unit_test(test_plot) };
+					    cmocka_unit_test(test_plot),
+					    cmocka_unit_test(test_report_in_chromium) };
 	const char *src = getenv("SOURCE_ROOT");
 	char cfg[1024], log_path[700];
 	char *args[] = { "run", cfg, "--quick", "--reps", "3", "-o", out, NULL };
