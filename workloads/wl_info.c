@@ -18,7 +18,11 @@
 
 const struct wl_info *const wl_all[] = {
 	&wl_frag_anon,
+	&wl_frag_pagecache,
+	&wl_frag_unmovable,
 	&wl_thp_demand,
+	&wl_kernel_demand,
+	&wl_idle,
 	NULL,
 };
 

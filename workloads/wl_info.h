@@ -53,6 +53,10 @@ struct wl_info {
 /* one table per program, each in its own workloads/<program>_info.c */
 extern const struct wl_info wl_frag_anon;
 extern const struct wl_info wl_thp_demand;
+extern const struct wl_info wl_frag_pagecache;
+extern const struct wl_info wl_frag_unmovable;
+extern const struct wl_info wl_kernel_demand;
+extern const struct wl_info wl_idle;
 
 /* every workload, terminated by NULL */
 extern const struct wl_info *const wl_all[];

@@ -232,3 +232,114 @@ int wl_region_huge(const struct wl_pagemap *pm, const void *addr, size_t len)
 		return -1;
 	return (flags >> WL_KPF_THP) & 1;
 }
+
+/*
+ * wl_buddyinfo_emit - print /proc/buddyinfo as a JSON line (wl_buddyinfo_json) marked @when
+ * Returns 0, or -1 with errno set (the caller says what failed).
+ */
+int wl_buddyinfo_emit(const char *when)
+{
+	struct wl_buddy_zone zones[WL_BUDDY_MAX_ZONES];
+	int n = wl_buddyinfo_read(NULL, zones, WL_BUDDY_MAX_ZONES);
+
+	if (n < 0)
+		return -1;
+	return wl_json_emit(wl_buddyinfo_json(when, zones, n));
+}
+
+/* the header "Number of blocks type     Unmovable      Movable ..." gives the type names */
+static int parse_block_header(const char *line, struct wl_pageblocks *pb)
+{
+	const char *names = line + strlen("Number of blocks type");
+	char head[512];
+	const char *p = head;
+	int used;
+
+	/* this line only: %s would read on into the rows */
+	snprintf(head, sizeof(head), "%.*s", (int)strcspn(names, "\n"), names);
+	memset(pb, 0, sizeof(*pb));
+	while (pb->ntypes < WL_PAGEBLOCK_TYPES &&
+	       sscanf(p, "%15s%n", pb->type[pb->ntypes], &used) == 1) {
+		pb->ntypes++;
+		p += used;
+	}
+	return pb->ntypes ? 0 : -1;
+}
+
+/* one "Node 0, zone   Normal   83  10662 ..." row of the table, added to @pb */
+static int add_block_row(const char *line, struct wl_pageblocks *pb)
+{
+	char zone[32], *end;
+	const char *p;
+	int node, used = 0, i;
+
+	if (sscanf(line, "Node %d, zone %31s%n", &node, zone, &used) != 2 || !used)
+		return -1;
+	p = line + used;
+	for (i = 0; i < pb->ntypes; i++) {
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p)
+			return -1;
+		pb->count[i] += v;
+		p = end;
+	}
+	return 0;
+}
+
+/*
+ * wl_pageblocks_parse - pageblocks per migrate type from the text of /proc/pagetypeinfo
+ * Returns 0, or -1 with errno EINVAL if the table is missing or unreadable.
+ */
+int wl_pageblocks_parse(const char *text, struct wl_pageblocks *pb)
+{
+	const char *line = text ? strstr(text, "Number of blocks type") : NULL;
+
+	if (!line || parse_block_header(line, pb) < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* the rows follow the header up to an empty line or the end */
+	for (line = strchr(line, '\n'); line && line[1] && line[1] != '\n';
+	     line = strchr(line + 1, '\n')) {
+		if (add_block_row(line + 1, pb) < 0) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * wl_pageblocks_read - read @root/proc/pagetypeinfo (root only: mode 0400)
+ * Returns 0, or -1 with errno set.
+ */
+int wl_pageblocks_read(const char *root, struct wl_pageblocks *pb)
+{
+	char path[PATH_MAX], *text;
+	int ret;
+
+	if (cb_path(path, sizeof(path), "%s/proc/pagetypeinfo", root ? root : "") < 0)
+		return -1;
+	text = cb_read_file(path, NULL);
+	if (!text)
+		return -1;
+	ret = wl_pageblocks_parse(text, pb);
+	free(text);
+	return ret;
+}
+
+/*
+ * wl_pageblocks_json - {"type":"pageblocks","when":@when,"Unmovable":N,"Movable":N,...}
+ * Returns a new object (NULL on allocation failure).
+ */
+struct json_object *wl_pageblocks_json(const char *when, const struct wl_pageblocks *pb)
+{
+	struct json_object *o = wl_json_new("pageblocks");
+	int i;
+
+	wl_json_str(o, "when", when);
+	for (i = 0; i < pb->ntypes; i++)
+		wl_json_int(o, pb->type[i], (int64_t)pb->count[i]);
+	return o;
+}

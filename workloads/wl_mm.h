@@ -45,6 +45,39 @@ uint64_t wl_buddyinfo_blocks_from(const struct wl_buddy_zone *zones, int n, int 
 struct json_object *wl_buddyinfo_json(const char *when, const struct wl_buddy_zone *zones, int n);
 
 /*
+ * wl_buddyinfo_emit - print /proc/buddyinfo as a JSON line (wl_buddyinfo_json) marked @when
+ * Returns 0, or -1 with errno set (the caller says what failed).
+ */
+int wl_buddyinfo_emit(const char *when);
+
+#define WL_PAGEBLOCK_TYPES 8
+
+/* the "Number of blocks type" table of /proc/pagetypeinfo, summed over the zones */
+struct wl_pageblocks {
+	int ntypes;
+	char type[WL_PAGEBLOCK_TYPES][16]; /* "Unmovable", "Movable", "Reclaimable", ... */
+	uint64_t count[WL_PAGEBLOCK_TYPES];
+};
+
+/*
+ * wl_pageblocks_parse - pageblocks per migrate type from the text of /proc/pagetypeinfo
+ * Returns 0, or -1 with errno EINVAL if the table is missing or unreadable.
+ */
+int wl_pageblocks_parse(const char *text, struct wl_pageblocks *pb);
+
+/*
+ * wl_pageblocks_read - read @root/proc/pagetypeinfo (root only: mode 0400)
+ * Returns 0, or -1 with errno set.
+ */
+int wl_pageblocks_read(const char *root, struct wl_pageblocks *pb);
+
+/*
+ * wl_pageblocks_json - {"type":"pageblocks","when":@when,"Unmovable":N,"Movable":N,...}
+ * Returns a new object (NULL on allocation failure).
+ */
+struct json_object *wl_pageblocks_json(const char *when, const struct wl_pageblocks *pb);
+
+/*
  * wl_vmstat_read - values of the /proc/vmstat counters named in @keys (NULL-terminated)
  * @root: prefix for /proc, NULL or "" for the real one
  * A counter the kernel lacks reads as -1. Returns 0, or -1 with errno set.

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "util.h"
+#include "wl_args.h"
 #include "wl_signal.h"
 
 /*
@@ -77,4 +78,30 @@ bool wl_sleep_until(uint64_t deadline_ns)
 int wl_signal_exit_code(void)
 {
 	return wl_stop_signal ? 128 + wl_stop_signal : 0;
+}
+
+/* wl_hold_resolve - fill @h from the options "hold" and "max-hold" of @a */
+void wl_hold_resolve(struct wl_hold *h, const struct wl_args *a)
+{
+	double max_hold = wl_arg_duration(a, "max-hold");
+
+	h->hold_s = wl_arg_duration(a, "hold");
+	/* 0 means "until a signal": bounded all the same, so a lost harness leaves nothing */
+	h->capped = h->hold_s == 0 || h->hold_s > max_hold;
+	if (h->capped)
+		h->hold_s = max_hold;
+	h->held_s = 0;
+	h->end = NULL;
+}
+
+/* wl_hold_run - sleep for h->hold_s or until a stop signal; sets h->held_s and h->end */
+void wl_hold_run(struct wl_hold *h)
+{
+	uint64_t t0 = cb_now_ns();
+
+	if (wl_sleep_until(t0 + (uint64_t)(h->hold_s * 1e9)))
+		h->end = h->capped ? "max-hold" : "time";
+	else
+		h->end = "signal";
+	h->held_s = (double)(cb_now_ns() - t0) / 1e9;
 }

@@ -34,6 +34,22 @@ const char *wl_signal_name(void);
  */
 bool wl_sleep_until(uint64_t deadline_ns);
 
+struct wl_args;
+
+/* how long a fragmenter holds its state after "ready" (its --hold and --max-hold options) */
+struct wl_hold {
+	double hold_s;	  /* the time to hold, --max-hold when --hold is 0 or above it */
+	bool capped;	  /* hold_s came from --max-hold */
+	double held_s;	  /* how long it held */
+	const char *end;  /* "time", "max-hold" or "signal"; NULL before wl_hold_run */
+};
+
+/* wl_hold_resolve - fill @h from the options "hold" and "max-hold" of @a */
+void wl_hold_resolve(struct wl_hold *h, const struct wl_args *a);
+
+/* wl_hold_run - sleep for h->hold_s or until a stop signal; sets h->held_s and h->end */
+void wl_hold_run(struct wl_hold *h);
+
 /* wl_signal_exit_code - 128 + the stop signal (130, 143), or 0 if none came */
 int wl_signal_exit_code(void);
 

@@ -4,7 +4,7 @@
  * every option of the table, a bad argument exits 2 naming it, and a small run prints
  * JSON lines only, ending with a summary. Sizes stay tiny (tens of MiB).
  *
- * Usage: test_cli PATH/frag-anon PATH/thp-demand
+ * Usage: test_cli PATH/PROGRAM... (every program of wl_all, in any order)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,11 +18,14 @@
 #include "wl_info.h"
 #include "wlt.h"
 
-static const char *frag_anon, *thp_demand;
+static const char *frag_anon, *thp_demand, *frag_pagecache, *frag_unmovable, *kernel_demand,
+	*idle;
+static int prog_argc;
+static char **prog_argv;
 
 static const char *path_of(const struct wl_info *wl)
 {
-	return !strcmp(wl->name, "frag-anon") ? frag_anon : thp_demand;
+	return wlt_path_of(prog_argc, prog_argv, wl->name);
 }
 
 static void run(const char *prog, const char *const *args, struct wlt_result *r)
@@ -46,6 +49,8 @@ static void test_help(void **state)
 	for (i = 0; wl_all[i]; i++) {
 		struct wlt_result r;
 
+		if (!path_of(wl_all[i]))
+			fail_msg("no path given for %s", wl_all[i]->name);
 		run(path_of(wl_all[i]), args, &r);
 		assert_int_equal(r.status, 0);
 		assert_non_null(strstr(r.out, "Usage: "));
@@ -81,6 +86,26 @@ static const struct bad_case {
 	{ &thp_demand, { "--size", "4k" }, "--size" }, /* smaller than a region */
 	{ &thp_demand, { "--duration", "1 min" }, "--duration" },
 	{ &thp_demand, { "--release=yes" }, "--release" },
+	{ &frag_pagecache, { "--size", "1M" }, "--dir" }, /* --dir is required */
+	{ &frag_pagecache, { "--dir", "/nonexistent-wlt" }, "--dir" },
+	{ &frag_pagecache, { "--dir", "/proc/self/status" }, "--dir" },
+	{ &frag_pagecache, { "--dir", "/tmp", "--size", "100T" }, "--size" }, /* > free space */
+	{ &frag_pagecache, { "--dir", "/tmp", "--files-per-chunk", "-1" }, "--files-per-chunk" },
+	{ &frag_pagecache, { "--dir", "/tmp", "--write-size", "1G" }, "--write-size" },
+	{ &frag_pagecache, { "--dir", "/tmp", "--chunk", "zero" }, "--chunk" },
+	{ &frag_unmovable, { "--size", "0.9" }, "--size" }, /* above 0.5 of MemAvailable */
+	{ &frag_unmovable, { "--kinds", "pipe,rope" }, "--kinds" },
+	{ &frag_unmovable, { "--kinds", "pipe,pipe" }, "--kinds" },
+	{ &frag_unmovable, { "--kinds", "pipe," }, "--kinds" },
+	{ &frag_unmovable, { "--size", "0.3", "--filler", "0.7" }, "--filler" },
+	{ &frag_unmovable, { "--hold", "-1" }, "--hold" },
+	{ &kernel_demand, { "--paths", "tcp,udp" }, "--paths" },
+	{ &kernel_demand, { "--paths", "" }, "--paths" },
+	{ &kernel_demand, { "--size", "0.5" }, "--size" }, /* above 0.25 of MemAvailable */
+	{ &kernel_demand, { "--rate", "fast" }, "--rate" },
+	{ &kernel_demand, { "--duration" }, "--duration" },
+	{ &idle, { "--duration", "soon" }, "--duration" },
+	{ &idle, { "--seed", "1" }, "--seed" },
 };
 
 static void test_bad_arguments(void **state)
@@ -193,11 +218,19 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_thp_demand_release),
 	};
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s FRAG_ANON THP_DEMAND\n", argv[0]);
+	prog_argc = argc;
+	prog_argv = argv;
+	frag_anon = wlt_path_of(argc, argv, "frag-anon");
+	thp_demand = wlt_path_of(argc, argv, "thp-demand");
+	frag_pagecache = wlt_path_of(argc, argv, "frag-pagecache");
+	frag_unmovable = wlt_path_of(argc, argv, "frag-unmovable");
+	kernel_demand = wlt_path_of(argc, argv, "kernel-demand");
+	idle = wlt_path_of(argc, argv, "idle");
+	if (!frag_anon || !thp_demand || !frag_pagecache || !frag_unmovable || !kernel_demand ||
+	    !idle) {
+		fprintf(stderr, "usage: %s PATH/PROGRAM... (all the workload programs)\n",
+			argv[0]);
 		return 2;
 	}
-	frag_anon = argv[1];
-	thp_demand = argv[2];
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

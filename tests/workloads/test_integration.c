@@ -7,7 +7,7 @@
  *  - frag-anon leaves fewer free order>=9 blocks (in pageblock units) than it found.
  * Reads system-wide counters: run alone (is_parallel: false), as root.
  *
- * Usage: test_integration PATH/frag-anon PATH/thp-demand
+ * Usage: test_integration PATH/PROGRAM... (frag-anon and thp-demand among them)
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -234,11 +234,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_frag_buddyinfo),
 	};
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s FRAG_ANON THP_DEMAND\n", argv[0]);
+	frag_anon = wlt_path_of(argc, argv, "frag-anon");
+	thp_demand = wlt_path_of(argc, argv, "thp-demand");
+	if (!frag_anon || !thp_demand) {
+		fprintf(stderr, "usage: %s PATH/PROGRAM... (frag-anon and thp-demand among "
+			"them)\n", argv[0]);
 		return 2;
 	}
-	frag_anon = argv[1];
-	thp_demand = argv[2];
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,7 @@
  * "interrupted":true, and stderr holds only the program's own lines. The signal is sent
  * on a text cue the program prints, never after a delay.
  *
- * Usage: test_signals PATH/frag-anon PATH/thp-demand
+ * Usage: test_signals PATH/PROGRAM... (frag-anon and thp-demand among them)
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -137,11 +137,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_thp_sigterm),
 	};
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s FRAG_ANON THP_DEMAND\n", argv[0]);
+	frag_anon = wlt_path_of(argc, argv, "frag-anon");
+	thp_demand = wlt_path_of(argc, argv, "thp-demand");
+	if (!frag_anon || !thp_demand) {
+		fprintf(stderr, "usage: %s PATH/PROGRAM... (frag-anon and thp-demand among "
+			"them)\n", argv[0]);
 		return 2;
 	}
-	frag_anon = argv[1];
-	thp_demand = argv[2];
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

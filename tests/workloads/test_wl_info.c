@@ -39,11 +39,15 @@ static void test_find(void **state)
 
 	assert_ptr_equal(wl_find("frag-anon"), &wl_frag_anon);
 	assert_ptr_equal(wl_find("thp-demand"), &wl_thp_demand);
+	assert_ptr_equal(wl_find("frag-pagecache"), &wl_frag_pagecache);
+	assert_ptr_equal(wl_find("frag-unmovable"), &wl_frag_unmovable);
+	assert_ptr_equal(wl_find("kernel-demand"), &wl_kernel_demand);
+	assert_ptr_equal(wl_find("idle"), &wl_idle);
 	assert_null(wl_find("nope"));
 	assert_null(wl_find(NULL));
 	for (i = 0; wl_all[i]; i++)
 		assert_ptr_equal(wl_find(wl_all[i]->name), wl_all[i]);
-	assert_int_equal(i, 2);
+	assert_int_equal(i, 6);
 	assert_string_equal(wl_find_option(&wl_frag_anon, "keep-every")->name, "keep-every");
 	assert_null(wl_find_option(&wl_frag_anon, "keep"));
 	assert_null(wl_find_option(NULL, "size"));
@@ -163,6 +167,12 @@ static void test_tables(void **state)
 	}
 	assert_int_equal(wl_frag_anon.phase, WL_PHASE_FRAGMENT);
 	assert_int_equal(wl_thp_demand.phase, WL_PHASE_DEMAND);
+	assert_int_equal(wl_frag_pagecache.phase, WL_PHASE_FRAGMENT);
+	assert_int_equal(wl_frag_unmovable.phase, WL_PHASE_FRAGMENT);
+	assert_int_equal(wl_kernel_demand.phase, WL_PHASE_DEMAND);
+	assert_int_equal(wl_idle.phase, WL_PHASE_DEMAND);
+	/* frag-pagecache has no usable default for --dir: the harness must pass one */
+	assert_null(wl_find_option(&wl_frag_pagecache, "dir")->def);
 }
 
 int main(void)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_wl_lib.c - the shared pieces of the workload programs with known values:
- * nearest-rank percentiles, log2 buckets, /proc/buddyinfo and /proc/vmstat parsing (fixture
- * files), sysfs choice files, pagemap classification on this process's own memory.
+ * nearest-rank percentiles, log2 buckets, /proc/buddyinfo, /proc/vmstat and
+ * /proc/pagetypeinfo parsing (fixture files), sysfs choice files, pagemap classification on
+ * this process's own memory.
  *
  * Usage: test_wl_lib FIXTURES_DIR
  */
@@ -122,6 +123,35 @@ static void test_vmstat(void **state)
 	assert_int_equal(wl_vmstat_read("/nonexistent", keys, v), -1);
 }
 
+/* the "Number of blocks type" table, summed over nodes and zones; CMA is a column too */
+static void test_pageblocks(void **state)
+{
+	struct wl_pageblocks pb;
+	struct json_object *o;
+
+	assert_int_equal(wl_pageblocks_read(fixtures, &pb), 0);
+	assert_int_equal(pb.ntypes, 6);
+	assert_string_equal(pb.type[0], "Unmovable");
+	assert_string_equal(pb.type[5], "Isolate");
+	assert_int_equal(pb.count[0], 1 + 8 + 83 + 100);
+	assert_int_equal(pb.count[1], 7 + 1519 + 10662 + 4000);
+	assert_int_equal(pb.count[2], 0 + 1 + 7 + 12);
+	assert_int_equal(pb.count[4], 2);
+	o = wl_pageblocks_json("after", &pb);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			    "{\"type\":\"pageblocks\",\"when\":\"after\",\"Unmovable\":192,"
+			    "\"Movable\":16188,\"Reclaimable\":20,\"HighAtomic\":1,\"CMA\":2,"
+			    "\"Isolate\":0}");
+	json_object_put(o);
+	assert_int_equal(wl_pageblocks_parse("no table here\n", &pb), -1);
+	assert_int_equal(wl_pageblocks_parse("Number of blocks type  Unmovable\n"
+					     "Node 0, zone Normal x\n", &pb), -1);
+	assert_int_equal(wl_pageblocks_read("/nonexistent", &pb), -1);
+	/* the real one parses too, where it can be read (root only) */
+	if (geteuid() == 0)
+		assert_int_equal(wl_pageblocks_read(NULL, &pb), 0);
+}
+
 static void test_sysfs_choice(void **state)
 {
 	char path[512], buf[32];
@@ -171,6 +201,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_log2_bucket),
 		cmocka_unit_test(test_buddyinfo),
 		cmocka_unit_test(test_vmstat),
+		cmocka_unit_test(test_pageblocks),
 		cmocka_unit_test(test_sysfs_choice),
 		cmocka_unit_test(test_region_base),
 	};

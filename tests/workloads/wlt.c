@@ -119,6 +119,8 @@ int wlt_run(char *const argv[], const struct wlt_trigger *trigger, struct wlt_re
 			const struct buf *b = trigger->on_stdout ? &out : &err;
 
 			if (b->data && strstr(b->data, trigger->text)) {
+				if (trigger->on_cue)
+					trigger->on_cue(pid, trigger->arg);
 				kill(pid, trigger->sig);
 				r->sent = true;
 			}
@@ -208,4 +210,18 @@ bool wlt_stderr_clean(const struct wlt_result *r, const char *prog)
 		line = line ? line + 1 : NULL;
 	}
 	return true;
+}
+
+/* wlt_path_of - the argument of @argv (@argc of them) whose base name is @name, or NULL */
+const char *wlt_path_of(int argc, char **argv, const char *name)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *base = strrchr(argv[i], '/');
+
+		if (!strcmp(base ? base + 1 : argv[i], name))
+			return argv[i];
+	}
+	return NULL;
 }

@@ -8,14 +8,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <json-c/json.h>
 
-/* send @sig once @text has appeared on stdout (@on_stdout) or stderr */
+/*
+ * send @sig once @text has appeared on stdout (@on_stdout) or stderr; @on_cue, if set, is
+ * called with the program's pid first (to look at the program while it is in that state)
+ */
 struct wlt_trigger {
 	const char *text;
 	bool on_stdout;
 	int sig;
+	void (*on_cue)(pid_t pid, void *arg);
+	void *arg;
 };
 
 struct wlt_result {
@@ -49,6 +55,9 @@ bool wlt_get_bool(struct json_object *o, const char *key);
 
 /* wlt_get_str - the string member @key of @o (NULL if missing or not a string) */
 const char *wlt_get_str(struct json_object *o, const char *key);
+
+/* wlt_path_of - the argument of @argv (@argc of them) whose base name is @name, or NULL */
+const char *wlt_path_of(int argc, char **argv, const char *name);
 
 /* wlt_stderr_clean - every stderr line starts with "@prog: " (no crash or stray output) */
 bool wlt_stderr_clean(const struct wlt_result *r, const char *prog);

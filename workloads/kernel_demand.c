@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kernel-demand - make the kernel allocate pages of order 1-4 on our behalf (phase: demand).
+ *
+ * The paths (kd_sock.c, kd_pipe.c) are driven in turn, round after round, for --duration;
+ * at the end each path reports what it did and which orders it expects, and a summary line
+ * follows. `kernel-demand --help` describes the options, the output and the exit status.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "kd_paths.h"
+#include "wl_args.h"
+#include "wl_json.h"
+#include "wl_res.h"
+#include "wl_signal.h"
+
+#define MAX_SHARE_OF_AVAILABLE 0.25 /* held in unmovable kernel memory: keep it modest */
+
+static const struct kd_path *const all_paths[] = {
+	&kd_unix_stream, &kd_unix_dgram, &kd_tcp, &kd_cmsg, &kd_pipe_resize, NULL,
+};
+
+#define NR_PATHS (sizeof(all_paths) / sizeof(all_paths[0]) - 1)
+
+struct demand {
+	uint64_t size, avail;
+	double rate, duration_s;
+	struct kd_state st[NR_PATHS];
+	int npaths;
+	uint64_t rounds;
+	const char *stopped;
+	char error[256];
+};
+
+static const struct kd_path *find_path(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; all_paths[i]; i++)
+		if (strlen(all_paths[i]->name) == len && !strncmp(all_paths[i]->name, name, len))
+			return all_paths[i];
+	return NULL;
+}
+
+/* the --paths list into d->st (budgets come later); WL_ARGS_ERROR names a bad entry */
+static int parse_paths(struct demand *d, const struct wl_args *a)
+{
+	const char *p = wl_arg_str(a, "paths");
+	int i;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const struct kd_path *path = find_path(p, len);
+
+		if (!path)
+			return wl_args_error(a, "paths", "unknown path '%.*s' (paths: unix-stream, "
+					     "unix-dgram, tcp, cmsg, pipe-resize)", (int)len, p);
+		for (i = 0; i < d->npaths; i++)
+			if (d->st[i].path == path)
+				return wl_args_error(a, "paths", "'%s' is named twice", path->name);
+		kd_state_init(&d->st[d->npaths++], path, 0);
+		p += len;
+		if (*p == ',' && !*++p)
+			return wl_args_error(a, "paths", "ends with a comma");
+	}
+	if (!d->npaths)
+		return wl_args_error(a, "paths", "names no path");
+	return WL_ARGS_OK;
+}
+
+/* turn the parsed options into @d; returns WL_ARGS_OK or WL_ARGS_ERROR (message printed) */
+static int resolve(struct demand *d, const struct wl_args *a)
+{
+	long long avail_kb = cb_meminfo_kb(NULL, "MemAvailable");
+	int ret, i;
+
+	if (avail_kb <= 0) {
+		fprintf(stderr, "kernel-demand: cannot read MemAvailable: %s\n", strerror(errno));
+		return WL_ARGS_ERROR;
+	}
+	d->avail = (uint64_t)avail_kb * 1024;
+	wl_arg_size(a, "size", d->avail, &d->size);
+	if (d->size > MAX_SHARE_OF_AVAILABLE * (double)d->avail)
+		return wl_args_error(a, "size", "%llu bytes is above %.2f of MemAvailable (%llu "
+				     "bytes); refusing", (unsigned long long)d->size,
+				     MAX_SHARE_OF_AVAILABLE, (unsigned long long)d->avail);
+	ret = parse_paths(d, a);
+	if (ret != WL_ARGS_OK)
+		return ret;
+	for (i = 0; i < d->npaths; i++)
+		d->st[i].budget = d->size / d->npaths;
+	d->rate = wl_arg_real(a, "rate");
+	d->duration_s = wl_arg_duration(a, "duration");
+	return WL_ARGS_OK;
+}
+
+static int setup(struct demand *d)
+{
+	int i;
+
+	for (i = 0; i < d->npaths; i++) {
+		struct kd_state *s = &d->st[i];
+
+		if (s->path->setup(s) < 0) {
+			snprintf(d->error, sizeof(d->error), "%s: setup: %s", s->path->name,
+				 strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void emit_start(const struct demand *d)
+{
+	struct json_object *o = wl_json_new("phase"), *paths = json_object_new_array();
+	int i;
+
+	wl_json_str(o, "phase", "start");
+	wl_json_str(o, "workload", "kernel-demand");
+	for (i = 0; i < d->npaths; i++)
+		json_object_array_add(paths, json_object_new_string(d->st[i].path->name));
+	json_object_object_add(o, "paths", paths);
+	wl_json_int(o, "size_bytes", (int64_t)d->size);
+	wl_json_int(o, "mem_available_bytes", (int64_t)d->avail);
+	wl_json_real(o, "rate", d->rate);
+	wl_json_real(o, "duration_s", d->duration_s);
+	wl_json_bool(o, "cap_sys_resource", wl_is_privileged());
+	wl_json_int(o, "pid", getpid());
+	wl_json_emit(o);
+}
+
+/* run the rounds until --duration, a signal or an error */
+static void run(struct demand *d)
+{
+	uint64_t t0 = cb_now_ns(), end = t0 + (uint64_t)(d->duration_s * 1e9);
+	int i;
+
+	d->stopped = "duration";
+	while (cb_now_ns() < end) {
+		for (i = 0; i < d->npaths && !wl_stopping(); i++) {
+			struct kd_state *s = &d->st[i];
+
+			if (s->path->round(s) < 0) {
+				snprintf(d->error, sizeof(d->error), "%s: %s", s->path->name,
+					 strerror(errno));
+				d->stopped = "error";
+				return;
+			}
+		}
+		if (wl_stopping())
+			break;
+		d->rounds++;
+		if (d->rate > 0) {
+			uint64_t next = t0 + (uint64_t)((double)d->rounds / d->rate * 1e9);
+
+			if (!wl_sleep_until(next < end ? next : end))
+				break;
+		}
+	}
+	if (wl_stopping())
+		d->stopped = "signal";
+}
+
+static struct json_object *int_array(const struct kd_state *s, bool orders)
+{
+	struct json_object *arr = json_object_new_array();
+	int i;
+
+	if (orders) {
+		for (i = 0; i <= KD_MAX_ORDER; i++)
+			if (s->orders & (1u << i))
+				json_object_array_add(arr, json_object_new_int(i));
+	} else {
+		for (i = 0; i < s->nsizes; i++)
+			json_object_array_add(arr, json_object_new_int64((int64_t)s->sizes[i]));
+	}
+	return arr;
+}
+
+static void emit_path(const struct kd_state *s)
+{
+	struct json_object *o = wl_json_new("path");
+
+	wl_json_str(o, "path", s->path->name);
+	wl_json_int(o, "ops", (int64_t)s->st.ops);
+	wl_json_int(o, "bytes", (int64_t)s->st.bytes);
+	wl_json_int(o, "errors", (int64_t)s->st.errors);
+	wl_json_str(o, "last_error", s->st.errors ? strerror(s->st.last_errno) : NULL);
+	json_object_object_add(o, "orders", int_array(s, true));
+	json_object_object_add(o, "sizes", int_array(s, false));
+	wl_json_int(o, "budget_bytes", (int64_t)s->budget);
+	wl_json_str(o, "mechanism", s->path->mechanism);
+	wl_json_str(o, "note", s->note[0] ? s->note : NULL);
+	wl_json_emit(o);
+}
+
+static void emit_summary(const struct demand *d, double total_s)
+{
+	struct json_object *o = wl_json_new("summary");
+	uint64_t ops = 0, bytes = 0, errors = 0;
+	int i;
+
+	for (i = 0; i < d->npaths; i++) {
+		ops += d->st[i].st.ops;
+		bytes += d->st[i].st.bytes;
+		errors += d->st[i].st.errors;
+	}
+	wl_json_str(o, "workload", "kernel-demand");
+	wl_json_int(o, "paths", d->npaths);
+	wl_json_int(o, "rounds", (int64_t)d->rounds);
+	wl_json_int(o, "ops", (int64_t)ops);
+	wl_json_int(o, "bytes", (int64_t)bytes);
+	wl_json_int(o, "errors", (int64_t)errors);
+	wl_json_str(o, "stopped", d->stopped);
+	wl_json_bool(o, "interrupted", wl_stopping());
+	wl_json_str(o, "signal", wl_signal_name());
+	wl_json_str(o, "error", d->error[0] ? d->error : NULL);
+	wl_json_real(o, "duration_s", total_s);
+	wl_json_emit(o);
+}
+
+int main(int argc, char **argv)
+{
+	struct demand d = { 0 };
+	struct wl_args a;
+	uint64_t t0 = cb_now_ns();
+	int ret, i;
+
+	wl_json_init();
+	ret = wl_args_parse(&a, &wl_kernel_demand, argc, argv);
+	if (ret == WL_ARGS_OK)
+		ret = resolve(&d, &a);
+	if (ret != WL_ARGS_OK)
+		return ret == WL_ARGS_HELP ? 0 : 2;
+	if (wl_signal_install() < 0) {
+		perror("kernel-demand: sigaction");
+		return 1;
+	}
+	cb_write_string("/proc/self/oom_score_adj", "1000");
+	emit_start(&d);
+	if (setup(&d) == 0)
+		run(&d);
+	else
+		d.stopped = "error";
+	for (i = 0; i < d.npaths; i++) {
+		kd_state_close(&d.st[i]);
+		emit_path(&d.st[i]);
+	}
+	emit_summary(&d, (double)(cb_now_ns() - t0) / 1e9);
+	if (d.error[0]) {
+		fprintf(stderr, "kernel-demand: %s\n", d.error);
+		return 1;
+	}
+	return wl_signal_exit_code();
+}

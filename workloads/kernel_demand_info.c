@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kernel_demand_info.c - the option table of kernel-demand (order 1-4 allocations the kernel
+ * makes for the program). Parsing, --help, the harness's `demand.*` key checks and the docs
+ * all come from it.
+ */
+#include "wl_info.h"
+
+static const struct wl_option kernel_demand_options[] = {
+	{ .name = "paths", .type = WL_OPT_STRING,
+	  .def = "unix-stream,unix-dgram,tcp,cmsg,pipe-resize",
+	  .help = "comma-separated paths to drive, in turn: unix-stream, unix-dgram, tcp, cmsg, "
+		  "pipe-resize (see below)" },
+	{ .name = "size", .type = WL_OPT_SIZE, .def = "32M",
+	  .help = "most bytes kept queued in the kernel at once, shared equally by the paths "
+		  "(a socket path takes at least 256k): a fraction of MemAvailable or bytes; "
+		  "refused above 0.25 of MemAvailable" },
+	{ .name = "rate", .type = WL_OPT_REAL, .def = "0", .min = 0, .max = 1e6,
+	  .help = "rounds per second (a round: each path once); 0 = as fast as possible" },
+	{ .name = "duration", .type = WL_OPT_DURATION, .def = "10s",
+	  .help = "how long to run" },
+	{ 0 }
+};
+
+const struct wl_info wl_kernel_demand = {
+	.name = "kernel-demand",
+	.phase = WL_PHASE_DEMAND,
+	.summary = "make the kernel allocate pages of order 1-4 for us: socket buffers, "
+		   "skb heads and frags, pipe rings, ancillary data",
+	.options = kernel_demand_options,
+	.details =
+	"Paths (each round queues up to its share of --size, then reads it all back):\n"
+	"  unix-stream  AF_UNIX stream writes of 8/16/32 KiB: skb page frags of order 1, 2, 3\n"
+	"  unix-dgram   AF_UNIX datagrams of 12-100 KiB: large-kmalloc skb heads (order 2, 4)\n"
+	"               and page frags (order 1, 3)\n"
+	"  tcp          127.0.0.1 TCP, 64 KiB writes: page frags of order 3 (only)\n"
+	"  cmsg         sendmsg with 12/24/48 KiB of ancillary data: sock_kmalloc, orders 2, 3, 4\n"
+	"               (within net.core.optmem_max)\n"
+	"  pipe-resize  F_SETPIPE_SZ 1/2/4 MiB and back: ring arrays of order 2, 3, 4 (3 and 4\n"
+	"               need CAP_SYS_RESOURCE above fs.pipe-max-size)\n"
+	"Order 1 comes only from AF_UNIX page frags (a large kmalloc starts at order 2: SLUB\n"
+	"serves up to 8 KiB from slabs). The orders are what the kernel's code does; a\n"
+	"collector trace (kmem:mm_page_alloc, order > 0, this pid) is the proof, and the tests\n"
+	"check it. Under fragmentation the kernel may fall back to order 0 (frags) or fail\n"
+	"(ENOBUFS/ENOMEM, counted as errors).\n"
+	"\n"
+	"Output (JSON lines on stdout, one object per line):\n"
+	"  {\"type\":\"phase\",\"phase\":\"start\",...,\"pid\":N}   resolved parameters\n"
+	"  {\"type\":\"path\",\"path\":NAME,\"ops\":N,\"bytes\":N,\"errors\":N,\"orders\":[..],\n"
+	"   \"sizes\":[..],\"budget_bytes\":N,\"mechanism\":..,\"note\":..}  one per path, at the end\n"
+	"  {\"type\":\"summary\",\"workload\":\"kernel-demand\",\"rounds\":N,\"ops\":N,\"bytes\":N,\n"
+	"   \"errors\":N,\"stopped\":\"duration\"|\"signal\"|\"error\",\"interrupted\":..,\"duration_s\":..}\n"
+	"\n"
+	"Exit status: 0 when --duration ended it; 130 (SIGINT) or 143 (SIGTERM) when a signal\n"
+	"stopped it (the summary is still printed); 1 on a system error; 2 on a bad argument.\n"
+	"Everything is closed before the summary.\n",
+};
