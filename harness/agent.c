@@ -20,7 +20,7 @@
 /* how long a fragmenter gets to free its memory after SIGTERM before SIGKILL */
 #define FRAGMENTER_GRACE_S 60.0
 
-static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand" };
+static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand", "background" };
 
 static void set_err(struct cb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -75,13 +75,27 @@ static int spawn_phase(struct cb_run *run, const struct cb_cell *cell, const cha
 	char **argv;
 	int ret;
 
-	if (cb_path(prog, sizeof(prog), "%s/%s", run->workloads_dir, ph->wl->name) < 0)
+	/* an installed program (stress-ng) prints text, ours print JSON lines */
+	const char *ext = ph->wl->path ? "log" : "jsonl";
+	size_t n;
+
+	if (cb_workload_program(run, ph->wl, prog, sizeof(prog)) < 0)
 		return -1;
 	snprintf(rel, sizeof(rel), "workload/%d-%s-%s", p + 1, phase_names[p], ph->wl->name);
-	if (cb_path(out, sizeof(out), "%s/%s.jsonl", cell_dir, rel) < 0 ||
+	if (cb_path(out, sizeof(out), "%s/%s.%s", cell_dir, rel, ext) < 0 ||
 	    cb_path(err, sizeof(err), "%s/%s.stderr", cell_dir, rel) < 0)
 		return -1;
 	argv = cb_phase_argv(ph, prog, run->quick);
+	if (p == CB_PHASE_BACKGROUND) {
+		/* stress-ng's scratch files go into the cell, and go with its directory */
+		for (n = 0; argv[n]; n++)
+			;
+		argv = realloc(argv, (n + 3) * sizeof(*argv));
+		if (!argv || asprintf(&argv[n], "--temp-path") < 0 ||
+		    asprintf(&argv[n + 1], "%s/workload", cell_dir) < 0)
+			abort();
+		argv[n + 2] = NULL;
+	}
 	ret = cb_proc_spawn(proc, argv, out, err);
 	if (ret < 0)
 		set_err(run, "%s: cannot start: %s", prog, strerror(errno));
@@ -92,7 +106,7 @@ static int spawn_phase(struct cb_run *run, const struct cb_cell *cell, const cha
 	for (size_t i = 0; argv[i]; i++)
 		json_object_array_add(jargv, json_object_new_string(i ? argv[i] : ph->wl->name));
 	json_object_object_add(entry, "argv", jargv);
-	strcat(rel, ".jsonl");
+	strcat(rel, ph->wl->path ? ".log" : ".jsonl");
 	json_object_object_add(entry, "output", json_object_new_string(rel));
 	json_object_array_add(wl_meta, entry);
 	cb_argv_free(argv);
@@ -118,7 +132,7 @@ static int wait_for(struct cb_run *run, struct cb_proc *const procs[], struct cb
 			set_err(run, "%s: timed out after %.0f s", what, timeout_s);
 			return -1;
 		}
-		cb_proc_pump(procs, 2, 100);
+		cb_proc_pump(procs, CB_NR_PHASES, 100);
 	}
 	return 0;
 }
@@ -138,13 +152,13 @@ static int settle(struct cb_run *run, struct cb_proc *const procs[], struct cb_p
 			set_err(run, "the fragmenter ended while settling");
 			return -1;
 		}
-		cb_proc_pump(procs, 2, 100);
+		cb_proc_pump(procs, CB_NR_PHASES, 100);
 	}
 	return 0;
 }
 
-/* a fragmenter stopped by our SIGTERM may exit 0, 143 or die of the signal */
-static bool fragmenter_ok(const struct cb_proc *p)
+/* a process stopped by our SIGTERM may exit 0, 143 or die of the signal */
+static bool stopped_ok(const struct cb_proc *p)
 {
 	if (WIFSIGNALED(p->status))
 		return WTERMSIG(p->status) == SIGTERM;
@@ -195,12 +209,17 @@ static struct json_object *collector_json(struct cb_collector *col,
 
 /* the workload phases; returns 0, or -1 with run->err set */
 static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
-		      struct cb_proc *frag, struct cb_proc *dem, struct json_object *wl_meta)
+		      struct cb_proc *pr, struct json_object *wl_meta)
 {
 	const struct cb_workload *w = cell->workload;
-	struct cb_proc *const procs[2] = { frag, dem };
+	struct cb_proc *frag = &pr[CB_PHASE_FRAGMENT], *dem = &pr[CB_PHASE_DEMAND];
+	struct cb_proc *bg = &pr[CB_PHASE_BACKGROUND];
+	struct cb_proc *const procs[CB_NR_PHASES] = { frag, dem, bg };
 	char how[64];
 
+	if (w->phase[CB_PHASE_BACKGROUND].wl &&
+	    spawn_phase(run, cell, cell_dir, CB_PHASE_BACKGROUND, bg, wl_meta) < 0)
+		return -1;
 	if (w->phase[CB_PHASE_FRAGMENT].wl) {
 		if (spawn_phase(run, cell, cell_dir, CB_PHASE_FRAGMENT, frag, wl_meta) < 0)
 			return -1;
@@ -219,29 +238,32 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 			cell_dir);
 		return -1;
 	}
-	if (frag->pid > 0 && frag->exited) {
-		set_err(run, "%s ended during the demand phase: %s", w->phase[CB_PHASE_FRAGMENT].wl->name,
-			cb_proc_describe(frag, how, sizeof(how)));
-		return -1;
+	for (int p = CB_PHASE_FRAGMENT; p < CB_NR_PHASES; p += CB_PHASE_BACKGROUND) {
+		if (pr[p].pid > 0 && pr[p].exited) {
+			set_err(run, "%s ended during the demand phase: %s", w->phase[p].wl->name,
+				cb_proc_describe(&pr[p], how, sizeof(how)));
+			return -1;
+		}
 	}
 	return 0;
 }
 
-static void end_procs(struct cb_proc *frag, struct cb_proc *dem)
+/* stop what still runs: the demand, the background load, then the fragmenter's memory */
+static void end_procs(struct cb_proc *pr)
 {
-	cb_proc_stop(dem, 10.0);
-	cb_proc_stop(frag, FRAGMENTER_GRACE_S);
-	if (dem->pid > 0)
-		cb_proc_finish(dem);
-	if (frag->pid > 0)
-		cb_proc_finish(frag);
+	cb_proc_stop(&pr[CB_PHASE_DEMAND], 10.0);
+	cb_proc_stop(&pr[CB_PHASE_BACKGROUND], 10.0);
+	cb_proc_stop(&pr[CB_PHASE_FRAGMENT], FRAGMENTER_GRACE_S);
+	for (int p = 0; p < CB_NR_PHASES; p++)
+		if (pr[p].pid > 0)
+			cb_proc_finish(&pr[p]);
 }
 
 int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
 	struct cb_collector_opts copts = { 0 };
 	struct cb_collector_stats st = { 0 };
-	struct cb_proc frag = CB_PROC_INIT, dem = CB_PROC_INIT;
+	struct cb_proc pr[CB_NR_PHASES] = { CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT };
 	struct json_object *meta, *wl_meta, *win;
 	struct cb_collector *col = NULL;
 	char path[PATH_MAX], spool[PATH_MAX], trace[PATH_MAX], how[64];
@@ -280,17 +302,19 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	start_ns = cb_now_ns();
 	if (snapshots(run, cell_dir, "before") < 0)
 		goto out;
-	if (run_phases(run, cell, cell_dir, &frag, &dem, wl_meta) < 0)
+	if (run_phases(run, cell, cell_dir, pr, wl_meta) < 0)
 		goto out;
 	if (snapshots(run, cell_dir, "after") < 0)
 		goto out;
 	end_ns = cb_now_ns();
 	/* the fragmenter's memory is freed only after the window: that is no demand */
-	end_procs(&frag, &dem);
-	if (frag.pid > 0 && !fragmenter_ok(&frag)) {
-		set_err(run, "%s: %s when stopped", cell->workload->phase[CB_PHASE_FRAGMENT].wl->name,
-			cb_proc_describe(&frag, how, sizeof(how)));
-		goto out;
+	end_procs(pr);
+	for (int p = CB_PHASE_FRAGMENT; p < CB_NR_PHASES; p += CB_PHASE_BACKGROUND) {
+		if (pr[p].pid > 0 && !stopped_ok(&pr[p])) {
+			set_err(run, "%s: %s when stopped", cell->workload->phase[p].wl->name,
+				cb_proc_describe(&pr[p], how, sizeof(how)));
+			goto out;
+		}
 	}
 	if (cb_collector_stop(col, trace, &st) < 0) {
 		set_err(run, "collector: %s", cb_collector_error(col));
@@ -304,7 +328,7 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	json_object_object_add(meta, "window", win);
 	ret = 0;
 out:
-	end_procs(&frag, &dem);
+	end_procs(pr);
 	if (col && ret < 0)
 		cb_collector_abort(col);
 	cb_collector_free(col);

@@ -409,7 +409,7 @@ static void setting_key(struct pstate *ps, const char *name, const char *value)
 	ks->line = ps->line;
 }
 
-static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand" };
+static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand", "background" };
 
 static int phase_index(const char *s, size_t len)
 {
@@ -436,7 +436,7 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 	}
 	if (p < 0 || (quick && !dot) || (dot && !dot[1])) {
 		fail(ps, ps->line, "[workload %s]: unknown key '%s' (keys: fragment, demand, "
-			 "PHASE.OPTION, quick.PHASE.OPTION, timeout, ready_timeout, settle)", w->name, name);
+			 "background, PHASE.OPTION, quick.PHASE.OPTION, timeout, ready_timeout, settle)", w->name, name);
 		return;
 	}
 	ph = &w->phase[p];
@@ -448,7 +448,8 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 			     w->name, name, value);
 			return;
 		}
-		if ((int)wl->phase != (p == CB_PHASE_FRAGMENT ? WL_PHASE_FRAGMENT : WL_PHASE_DEMAND)) {
+		if ((int)wl->phase != (p == CB_PHASE_FRAGMENT ? WL_PHASE_FRAGMENT :
+				       p == CB_PHASE_DEMAND ? WL_PHASE_DEMAND : WL_PHASE_BACKGROUND)) {
 			fail(ps, ps->line, "[workload %s] key '%s': '%s' is not a %s program", w->name,
 			     name, value, phase_names[p]);
 			return;
@@ -739,6 +740,8 @@ void cb_config_doc(FILE *out)
 			fprintf(out, "| `fragment` | program | none | the fragmenter: runs first, holds "
 				     "its state until the demand ends |\n"
 				     "| `demand` | program | required | the demand generator |\n"
+				     "| `background` | program | none | load beside the cell (stress-ng), "
+				     "from before the fragmenter to the end of the demand |\n"
 				     "| `PHASE.OPTION` | per program | the program's | `--OPTION VALUE` "
 				     "for that phase's program (below) |\n"
 				     "| `quick.PHASE.OPTION` | per program | none | replaces "
@@ -758,7 +761,8 @@ void cb_config_doc(FILE *out)
 	for (const struct wl_info *const *w = wl_all; *w; w++) {
 		fprintf(out, "#### %s (%s phase)\n\n%s\n\n| option | default | what it does |\n"
 			     "| --- | --- | --- |\n", (*w)->name,
-			(*w)->phase == WL_PHASE_FRAGMENT ? "fragment" : "demand", (*w)->summary);
+			(*w)->phase == WL_PHASE_FRAGMENT ? "fragment" :
+			(*w)->phase == WL_PHASE_DEMAND ? "demand" : "background", (*w)->summary);
 		for (const struct wl_option *o = (*w)->options; o->name; o++)
 			fprintf(out, "| `%s` | %s | %s |\n", o->name, o->def ? o->def : "none", o->help);
 		fprintf(out, "\n");

@@ -70,7 +70,7 @@ struct cb_phase {
 	int line;
 };
 
-enum { CB_PHASE_FRAGMENT, CB_PHASE_DEMAND, CB_NR_PHASES };
+enum { CB_PHASE_FRAGMENT, CB_PHASE_DEMAND, CB_PHASE_BACKGROUND, CB_NR_PHASES };
 
 struct cb_workload {
 	char name[CB_NAME_MAX];

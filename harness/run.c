@@ -90,6 +90,13 @@ static int find_workloads(struct cb_run *run)
 	return cb_path(run->workloads_dir, sizeof(run->workloads_dir), "%s/workloads", dirname(self));
 }
 
+int cb_workload_program(const struct cb_run *run, const struct wl_info *wl, char *buf, size_t size)
+{
+	if (wl->path)
+		return cb_path(buf, size, "%s", wl->path);
+	return cb_path(buf, size, "%s/%s", run->workloads_dir, wl->name);
+}
+
 static int check_programs(const struct cb_run *run)
 {
 	const struct cb_config *cfg = run->cfg;
@@ -101,7 +108,7 @@ static int check_programs(const struct cb_run *run)
 
 			if (!wl)
 				continue;
-			if (cb_path(prog, sizeof(prog), "%s/%s", run->workloads_dir, wl->name) < 0 ||
+			if (cb_workload_program(run, wl, prog, sizeof(prog)) < 0 ||
 			    access(prog, X_OK) < 0) {
 				cb_log("workload program %s: %s (built? set COMPACTBENCH_WORKLOADS)", prog,
 				       strerror(errno));

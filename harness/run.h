@@ -35,6 +35,13 @@ void cb_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cb_log_line - cb_log("%s", msg), for callbacks */
 void cb_log_line(const char *msg);
 
+/*
+ * cb_workload_program - the file to run for @wl: its installed path (stress-ng), or the
+ * program of that name in the workloads directory. Returns 0, or -1 with ENAMETOOLONG.
+ */
+int cb_workload_program(const struct cb_run *run, const struct wl_info *wl, char *buf,
+			size_t size);
+
 /* cmd_run - `compactbench run CONFIG [-o DIR] [--reps N] [--quick]`; returns the exit code */
 int cmd_run(int argc, char **argv);
 

@@ -23,6 +23,7 @@ const struct wl_info *const wl_all[] = {
 	&wl_thp_demand,
 	&wl_kernel_demand,
 	&wl_idle,
+	&wl_stress_ng,
 	NULL,
 };
 

@@ -31,6 +31,7 @@ enum wl_opt_type {
 enum wl_phase {
 	WL_PHASE_FRAGMENT, /* prints {"phase":"ready"} when its state is made, then holds it */
 	WL_PHASE_DEMAND,   /* runs to completion */
+	WL_PHASE_BACKGROUND, /* load beside the others, from before the fragmenter to the end */
 };
 
 struct wl_option {
@@ -48,6 +49,7 @@ struct wl_info {
 	const char *summary; /* one line */
 	const struct wl_option *options; /* terminated by an entry with name == NULL */
 	const char *details; /* more --help text (output lines, exit codes); may be NULL */
+	const char *path;    /* an installed program (absolute path), not one of workloads/ */
 };
 
 /* one table per program, each in its own workloads/<program>_info.c */
@@ -57,6 +59,7 @@ extern const struct wl_info wl_frag_pagecache;
 extern const struct wl_info wl_frag_unmovable;
 extern const struct wl_info wl_kernel_demand;
 extern const struct wl_info wl_idle;
+extern const struct wl_info wl_stress_ng;
 
 /* every workload, terminated by NULL */
 extern const struct wl_info *const wl_all[];

@@ -49,6 +49,8 @@ static void test_help(void **state)
 	for (i = 0; wl_all[i]; i++) {
 		struct wlt_result r;
 
+		if (wl_all[i]->path)
+			continue; /* an installed program (stress-ng): its help is its own */
 		if (!path_of(wl_all[i]))
 			fail_msg("no path given for %s", wl_all[i]->name);
 		run(path_of(wl_all[i]), args, &r);

@@ -171,6 +171,8 @@ static void test_tables(void **state)
 	assert_int_equal(wl_frag_unmovable.phase, WL_PHASE_FRAGMENT);
 	assert_int_equal(wl_kernel_demand.phase, WL_PHASE_DEMAND);
 	assert_int_equal(wl_idle.phase, WL_PHASE_DEMAND);
+	assert_int_equal(wl_stress_ng.phase, WL_PHASE_BACKGROUND);
+	assert_non_null(wl_stress_ng.path);
 	/* frag-pagecache has no usable default for --dir: the harness must pass one */
 	assert_null(wl_find_option(&wl_frag_pagecache, "dir")->def);
 }
