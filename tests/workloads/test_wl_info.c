@@ -43,11 +43,12 @@ static void test_find(void **state)
 	assert_ptr_equal(wl_find("frag-unmovable"), &wl_frag_unmovable);
 	assert_ptr_equal(wl_find("kernel-demand"), &wl_kernel_demand);
 	assert_ptr_equal(wl_find("idle"), &wl_idle);
+	assert_ptr_equal(wl_find("stress-ng"), &wl_stress_ng);
 	assert_null(wl_find("nope"));
 	assert_null(wl_find(NULL));
 	for (i = 0; wl_all[i]; i++)
 		assert_ptr_equal(wl_find(wl_all[i]->name), wl_all[i]);
-	assert_int_equal(i, 6);
+	assert_int_equal(i, 7); /* six programs of ours and stress-ng */
 	assert_string_equal(wl_find_option(&wl_frag_anon, "keep-every")->name, "keep-every");
 	assert_null(wl_find_option(&wl_frag_anon, "keep"));
 	assert_null(wl_find_option(NULL, "size"));
