@@ -1,35 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * collector.c - compactbench's own tracefs collector (see collector.h).
+ * collector.c - compactbench's own tracefs collector (see collector.h): start, events,
+ * probes, stop and stale instances; the drain thread and the final drain are in
+ * collector_drain.c.
  *
  * start: instance "compactbench-<pid>", tracing_on 0, buffers, clock, each event enabled
  *   through its own enable file (tracefs_event_enable() takes regexes: "mm_page_alloc"
- *   would also match mm_page_alloc_extfrag), filters, trace_pipe_raw opened non-blocking,
- *   drain thread, tracing_on 1 read back.
- * drain: every poll_ms (at once again while pages keep coming) whole pages of every CPU
- *   go to spool_dir/<instance>.cpuN (splice by default, see CB_SPOOL_*).
- * stop: tracing_on 0, join, stats ("entries" left), the rest (partial pages too), stats
- *   again, trace.dat (tracedat.c) through "<path>.tmp" and a rename, teardown: events off,
- *   pipes closed, instance and spool files removed (also on abort and failed start).
+ *   would also match mm_page_alloc_extfrag), filters, the allocator probes (probes.c) unless
+ *   the kernel cannot take them (then "tracepoint" mode and why), trace_pipe_raw opened
+ *   non-blocking, drain thread, tracing_on 1 read back.
+ * stop: tracing_on 0, join, final drain, trace.dat (tracedat.c) through "<path>.tmp" and
+ *   a rename, teardown: events off, pipes closed, instance, probes and spool files removed
+ *   (also on abort and failed start).
  */
-#include "collector.h"
+#include "collector_int.h"
+#include "probes.h"
 #include "tracedat.h"
 #include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
-#include <time.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -37,7 +36,8 @@
 #define DEFAULT_BUFFER_KB 16384		/* 16 MiB per CPU: ~0.8 s of 400k events/s */
 #define DEFAULT_POLL_MS 100
 #define DEFAULT_CLOCK "mono"
-#define PAGES_PER_TURN 64		/* pages taken from one CPU before visiting the next */
+#define TRACEFS_MAGIC 0x74726163
+#define DEBUGFS_MAGIC 0x64626720
 
 const char *const cb_collector_default_events[] = {
 	"compaction:*",
@@ -48,95 +48,39 @@ const char *const cb_collector_default_events[] = {
 	"vmscan:mm_vmscan_wakeup_kswapd",
 	"kmem:mm_page_alloc if order > 0",
 	"kmem:mm_page_alloc_extfrag",
+	/* khugepaged: 5.10 has the first four, the _file ones came with 5.19 */
+	"huge_memory:mm_khugepaged_scan_pmd",
+	"huge_memory:mm_collapse_huge_page",
+	"huge_memory:mm_collapse_huge_page_isolate",
+	"huge_memory:mm_collapse_huge_page_swapin",
+	"huge_memory:mm_khugepaged_scan_file",
+	"huge_memory:mm_khugepaged_collapse_file",
 	"sched:sched_process_exec",
 	"sched:sched_process_fork",
 	NULL,
 };
 
-struct cpu_spool {
-	struct tracefs_cpu *tcpu;
-	int fd;
-	char path[PATH_MAX];
-	uint64_t bytes;
-	char *stats_text;	/* per_cpu/cpuN/stats after the final drain */
-};
-
-struct cb_collector {
-	struct tracefs_instance *inst;
-	char name[64];
-	char err[512];
-	int nr_cpus;
-	struct cpu_spool *cpu;
-	int page_size;
-	unsigned int poll_ms;
-	size_t buffer_kb;
-	char clock[32];
-	bool kallsyms;
-	enum cb_collector_spool spool;
-	char spool_dir[PATH_MAX];
-	char **enabled;
-	char **missing;
-	/* the drain thread */
-	pthread_t thread;
-	bool thread_started;
-	int wake_fd;
-	atomic_bool stop;
-	int drain_errno;
-	char drain_err[PATH_MAX + 128];
-	uint64_t drain_cpu_ns;
-	uint64_t t_on, t_off;
-	/* results */
-	struct cb_collector_cpu_stats *cstats;
-	struct cb_collector_stats stats;
-	bool done;	/* torn down */
-};
-
 static __thread char start_err[512];
 
-/*
- * format a message into @buf and set errno = @err; @err < 0: keep errno (-@err if errno is
- * 0) and append ": strerror". Returns errno.
- */
-static int vset(char *buf, size_t size, int err, const char *fmt, va_list ap)
+int cb_collector_set_err(struct cb_collector *c, int err, const char *fmt, ...)
 {
+	char *buf = c ? c->err : start_err;
+	size_t size = c ? sizeof(c->err) : sizeof(start_err), len;
 	int e = err >= 0 ? err : errno ? errno : -err;
-	size_t len;
+	va_list ap;
 
+	va_start(ap, fmt);
 	vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
 	len = strlen(buf);
 	if (err < 0 && len < size)
 		snprintf(buf + len, size - len, ": %s", strerror(e));
 	errno = e;
-	return e;
-}
-
-static int set_err(struct cb_collector *c, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* the message of @c (NULL: of the failed start), as vset(); returns -1 */
-static int set_err(struct cb_collector *c, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vset(c ? c->err : start_err, c ? sizeof(c->err) : sizeof(start_err), err, fmt, ap);
-	va_end(ap);
 	return -1;
 }
 
-static int drain_fail(struct cb_collector *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* the drain thread's error, reported by stop; errno and strerror as vset(-EIO); returns -1 */
-static int drain_fail(struct cb_collector *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	c->drain_errno = vset(c->drain_err, sizeof(c->drain_err), -EIO, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* the short name used in this file */
+#define set_err cb_collector_set_err
 
 const char *cb_collector_error(const struct cb_collector *c)
 {
@@ -148,122 +92,6 @@ const char *cb_collector_instance_name(const struct cb_collector *c)
 	return c->name;
 }
 
-/* --- the drain thread --------------------------------------------------------------- */
-
-/* bytes of events in a ring-buffer page (64-bit commit field, without the flag bits) */
-static uint64_t page_len(const void *page)
-{
-	uint64_t commit;
-
-	memcpy(&commit, (const char *)page + 8, 8);
-	return commit & ((1ULL << 30) - 1);
-}
-
-/*
- * move up to @max pages of one CPU to its spool (@flush: partial pages too, once tracing
- * is off); *@more says whether it stopped at @max with pages left. Returns the pages
- * moved, or -1 with drain_err set.
- */
-static int drain_cpu(struct cb_collector *c, int cpu, void *buf, int max, bool flush, bool *more)
-{
-	struct cpu_spool *s = &c->cpu[cpu];
-	bool caught_up = false;
-	int n, moved = 0;
-
-	while (moved < max && !caught_up) {
-		if (c->spool == CB_SPOOL_READ || flush) {
-			n = flush ? tracefs_cpu_flush(s->tcpu, buf) : tracefs_cpu_read(s->tcpu, buf, true);
-			if (n < 0 && errno == EAGAIN)
-				n = 0;
-			if (n > 0) {
-				/* a short read is still a page: keep the spool page-aligned */
-				if (n < c->page_size)
-					memset((char *)buf + n, 0, c->page_size - n);
-				/* read(2) hands out pages before they are full: then we are caught up */
-				caught_up = !flush && page_len(buf) < (uint64_t)c->page_size / 2;
-				errno = ENOSPC;	/* a short write to a regular file: disk full */
-				n = write(s->fd, buf, c->page_size) == c->page_size ? c->page_size : -1;
-			}
-		} else {
-			n = tracefs_cpu_write(s->tcpu, s->fd, true);
-			if (n < 0 && errno == EAGAIN)
-				n = 0;
-		}
-		if (n < 0)
-			return drain_fail(c, "moving CPU %d's pages to %s", cpu, s->path);
-		if (n == 0)
-			break;
-		s->bytes += n;
-		moved += (n + c->page_size - 1) / c->page_size;
-	}
-	*more = moved >= max && !caught_up;
-	return moved;
-}
-
-/*
- * passes over all CPUs: in the drain thread, again at once while a CPU had more than one
- * turn's worth; @to_empty: until nothing is left; @flush: partial pages too.
- * Returns the pages moved, or -1.
- */
-static long drain_all(struct cb_collector *c, void *buf, bool to_empty, bool flush)
-{
-	long total = 0, got;
-	bool more = false, again;
-	int cpu, n;
-
-	do {
-		got = 0;
-		again = false;
-		for (cpu = 0; cpu < c->nr_cpus; cpu++) {
-			if (!c->cpu[cpu].tcpu)
-				continue;
-			n = drain_cpu(c, cpu, buf, PAGES_PER_TURN, flush, &more);
-			if (n < 0)
-				return -1;
-			got += n;
-			again |= more;
-		}
-		total += got;
-	} while (to_empty ? got > 0 : again && !atomic_load(&c->stop));
-	return total;
-}
-
-static void *drain_main(void *arg)
-{
-	struct cb_collector *c = arg;
-	struct pollfd pfd = { .fd = c->wake_fd, .events = POLLIN };
-	struct timespec ts;
-	void *buf = malloc(c->page_size);
-
-	if (!buf)
-		drain_fail(c, "drain thread");
-	while (buf && !atomic_load(&c->stop)) {
-		if (drain_all(c, buf, false, false) < 0)
-			break;
-		if (poll(&pfd, 1, c->poll_ms) < 0 && errno != EINTR) {
-			drain_fail(c, "drain thread: poll");
-			break;
-		}
-	}
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-		c->drain_cpu_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-	free(buf);
-	return NULL;
-}
-
-static void stop_thread(struct cb_collector *c)
-{
-	uint64_t one = 1;
-
-	if (!c->thread_started)
-		return;
-	atomic_store(&c->stop, true);
-	if (write(c->wake_fd, &one, sizeof(one)) < 0)
-		one = 0;	/* the thread still sees the flag within poll_ms */
-	pthread_join(c->thread, NULL);
-	c->thread_started = false;
-}
-
 /* --- setup and teardown ------------------------------------------------------------- */
 
 static void teardown(struct cb_collector *c)
@@ -272,7 +100,7 @@ static void teardown(struct cb_collector *c)
 
 	if (c->done)
 		return;
-	stop_thread(c);
+	cb_collector_drain_stop(c);
 	if (c->inst) {
 		tracefs_trace_off(c->inst);
 		tracefs_instance_file_write(c->inst, "events/enable", "0");
@@ -293,6 +121,10 @@ static void teardown(struct cb_collector *c)
 		tracefs_instance_free(c->inst);
 		c->inst = NULL;
 	}
+	/* after the instance: a probe still enabled somewhere cannot be removed */
+	if (c->probes && cb_probes_destroy(c->probes) < 0 && !c->err[0])
+		set_err(c, errno, "%s", cb_probes_error());
+	c->probes = NULL;
 	if (c->wake_fd >= 0)
 		close(c->wake_fd);
 	c->wake_fd = -1;
@@ -429,7 +261,7 @@ static int open_spools(struct cb_collector *c)
 	int i;
 
 	for (i = 0; i < c->nr_cpus; i++) {
-		struct cpu_spool *s = &c->cpu[i];
+		struct cb_collector_cpu *s = &c->cpu[i];
 		char rel[64];
 
 		snprintf(rel, sizeof(rel), "per_cpu/cpu%d", i);
@@ -453,6 +285,25 @@ static int open_spools(struct cb_collector *c)
 	return 0;
 }
 
+int cb_collector_set_tracing_dir(const char *dir)
+{
+	struct statfs fs;
+
+	if (dir && tracefs_set_tracing_dir((char *)dir) < 0)
+		return set_err(NULL, -ENOMEM, "collector: tracing directory %s", dir);
+	dir = tracefs_tracing_dir();
+	if (!dir)
+		return set_err(NULL, ENODEV, "tracefs is not mounted (mount -t tracefs nodev "
+			       "/sys/kernel/tracing)");
+	if (statfs(dir, &fs) < 0)
+		return set_err(NULL, -ENODEV, "tracefs is not mounted: %s", dir);
+	if (fs.f_type != TRACEFS_MAGIC && fs.f_type != DEBUGFS_MAGIC)
+		return set_err(NULL, ENODEV, "%s is not a tracefs mount (filesystem type 0x%lx): "
+			       "tracefs is not mounted there (mount -t tracefs nodev %s)", dir,
+			       (unsigned long)fs.f_type, dir);
+	return 0;
+}
+
 static int check_opts(const struct cb_collector_opts *o)
 {
 	struct stat st;
@@ -464,9 +315,62 @@ static int check_opts(const struct cb_collector_opts *o)
 		return set_err(NULL, -ENOTDIR, "collector: spool directory %s", o->spool_dir);
 	if (o->clock && (!*o->clock || strlen(o->clock) >= 32))
 		return set_err(NULL, EINVAL, "collector: bad trace clock \"%s\"", o->clock);
-	if (!tracefs_tracing_dir())
-		return set_err(NULL, ENODEV, "tracefs is not mounted (mount -t tracefs nodev "
-			       "/sys/kernel/tracing)");
+	return cb_collector_set_tracing_dir(o->tracing_dir);
+}
+
+/* disable the events of system @sys (the probes') and take them off the enabled list */
+static void drop_system(struct cb_collector *c, const char *sys)
+{
+	size_t len = strlen(sys), i, j;
+
+	for (i = j = 0; c->enabled && c->enabled[i]; i++) {
+		if (!strncmp(c->enabled[i], sys, len) && c->enabled[i][len] == ':') {
+			tracefs_event_file_write(c->inst, sys, c->enabled[i] + len + 1, "enable", "0");
+			free(c->enabled[i]);
+			continue;
+		}
+		c->enabled[j++] = c->enabled[i];
+	}
+	if (c->enabled)
+		c->enabled[j] = NULL;
+}
+
+/*
+ * the allocator probes, enabled in the instance; where they cannot be made the reason
+ * goes to probe_why and the collector goes on (unless they are required)
+ */
+static int setup_probes(struct cb_collector *c, const struct cb_collector_opts *opts)
+{
+	const char *const *ev;
+	char sys[128], *name;
+	int i;
+
+	if (opts->probes == CB_PROBES_OFF) {
+		snprintf(c->probe_why, sizeof(c->probe_why), "probes turned off");
+		return 0;
+	}
+	c->probes = cb_probes_create(opts->probe_opts);
+	for (ev = c->probes ? cb_probes_events(c->probes) : NULL, i = 0; ev && ev[i]; i++) {
+		snprintf(sys, sizeof(sys), "%s", ev[i]);
+		name = strchr(sys, ':');
+		*name++ = '\0';
+		if (enable_one(c, sys, name, NULL) == 0)
+			continue;
+		snprintf(c->probe_why, sizeof(c->probe_why), "%s", c->err);
+		c->err[0] = '\0';
+		drop_system(c, sys);
+		cb_probes_destroy(c->probes);
+		c->probes = NULL;
+		break;
+	}
+	if (c->probes) {
+		snprintf(c->probe_desc, sizeof(c->probe_desc), "%s", cb_probes_describe(c->probes));
+		return 0;
+	}
+	if (!c->probe_why[0])
+		snprintf(c->probe_why, sizeof(c->probe_why), "%s", cb_probes_error());
+	if (opts->probes == CB_PROBES_REQUIRE)
+		return set_err(c, errno ? errno : ENOTSUP, "kprobes required: %s", c->probe_why);
 	return 0;
 }
 
@@ -483,15 +387,15 @@ static int start_tracing(struct cb_collector *c, const struct cb_collector_opts 
 	if (!c->enabled)
 		return set_err(c, ENOENT, "none of the requested events exists in this kernel "
 			       "(first: %s)", ev[0] ? ev[0] : "none requested");
+	if (setup_probes(c, opts) < 0)
+		return -1;
 	if (open_spools(c) < 0)
 		return -1;
 	c->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (c->wake_fd < 0)
 		return set_err(c, -EIO, "eventfd");
-	errno = pthread_create(&c->thread, NULL, drain_main, c);
-	if (errno)
-		return set_err(c, -EAGAIN, "cannot start the drain thread");
-	c->thread_started = true;
+	if (cb_collector_drain_start(c) < 0)
+		return -1;
 	c->t_on = cb_now_ns();
 	if (tracefs_trace_on(c->inst) < 0 || tracefs_trace_is_on(c->inst) != 1)
 		return set_err(c, -EIO, "tracing_on of instance %s did not turn on", c->name);
@@ -554,64 +458,6 @@ fail:
 
 /* --- stop ----------------------------------------------------------------------------- */
 
-static uint64_t stat_value(const char *text, const char *key)
-{
-	size_t klen = strlen(key);
-	const char *p = text;
-
-	while (p && *p) {
-		if (!strncmp(p, key, klen) && p[klen] == ':')
-			return strtoull(p + klen + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return 0;
-}
-
-static char *read_cpu_stats(struct cb_collector *c, int cpu)
-{
-	char rel[64];
-
-	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", cpu);
-	return tracefs_instance_file_read(c->inst, rel, NULL);
-}
-
-static int final_drain(struct cb_collector *c)
-{
-	struct cb_collector_stats *st = &c->stats;
-	void *buf = malloc(c->page_size);
-	int i;
-
-	if (!buf)
-		return set_err(c, ENOMEM, "out of memory");
-	for (i = 0; i < c->nr_cpus; i++) {
-		char *s = c->cpu[i].tcpu ? read_cpu_stats(c, i) : NULL;
-
-		c->cstats[i].entries = stat_value(s, "entries");
-		free(s);
-	}
-	/* full pages the usual way first, then what is left in partial pages */
-	i = drain_all(c, buf, true, false) < 0 || drain_all(c, buf, true, true) < 0;
-	free(buf);
-	if (i)
-		return set_err(c, c->drain_errno, "%s", c->drain_err);
-	for (i = 0; i < c->nr_cpus; i++) {
-		struct cb_collector_cpu_stats *cs = &c->cstats[i];
-		char *s = c->cpu[i].tcpu ? read_cpu_stats(c, i) : NULL;
-
-		cs->overrun = stat_value(s, "overrun");
-		cs->commit_overrun = stat_value(s, "commit overrun");
-		cs->dropped_events = stat_value(s, "dropped events");
-		cs->read_events = stat_value(s, "read events");
-		cs->bytes_written = c->cpu[i].bytes;
-		st->lost += cs->overrun + cs->commit_overrun + cs->dropped_events;
-		st->entries_read += cs->read_events;
-		c->cpu[i].stats_text = s;
-	}
-	return 0;
-}
-
 static int write_trace(struct cb_collector *c, const char *trace_path)
 {
 	struct cb_tracedat_cpu *cpu = calloc(c->nr_cpus, sizeof(*cpu));
@@ -670,7 +516,7 @@ int cb_collector_stop(struct cb_collector *c, const char *trace_path, struct cb_
 	if (tracefs_trace_off(c->inst) < 0 || tracefs_trace_is_on(c->inst) != 0)
 		set_err(c, -EIO, "tracing_on of instance %s did not turn off", c->name);
 	c->t_off = cb_now_ns();
-	stop_thread(c);
+	cb_collector_drain_stop(c);
 	c->stats.nr_cpus = c->nr_cpus;
 	c->stats.cpu = c->cstats;
 	c->stats.enabled = c->enabled;
@@ -680,9 +526,12 @@ int cb_collector_stop(struct cb_collector *c, const char *trace_path, struct cb_
 	c->stats.spool = c->spool == CB_SPOOL_READ ? "read" : "splice";
 	c->stats.drain_cpu_ns = c->drain_cpu_ns;
 	c->stats.duration_s = (c->t_off - c->t_on) / 1e9;
+	c->stats.probe_mode = c->probes ? "kprobe" : "tracepoint";
+	c->stats.probe_why = c->probe_why;
+	c->stats.probe_symbols = c->probe_desc;
 	if (c->drain_errno && !c->err[0])
 		set_err(c, c->drain_errno, "%s", c->drain_err);
-	if (!c->err[0] && final_drain(c) == 0 && write_trace(c, trace_path) == 0)
+	if (!c->err[0] && cb_collector_final_drain(c) == 0 && write_trace(c, trace_path) == 0)
 		ret = 0;
 	saved = errno;
 	teardown(c);
@@ -714,7 +563,7 @@ void cb_collector_free(struct cb_collector *c)
 	free(c);
 }
 
-/* --- stale instances ------------------------------------------------------------------- */
+/* --- stale instances and probes ------------------------------------------------------- */
 
 /*
  * A pid from another pid namespace looks dead from here: run the cleanup in the namespace
@@ -725,11 +574,11 @@ int cb_collector_cleanup_stale(void (*log)(const char *msg))
 	/* no regex: tracefs_instances() of libtracefs 1.6.4 leaks a compiled one */
 	char **names = tracefs_instances(NULL), msg[512], *end;
 	size_t plen = strlen(CB_INSTANCE_PREFIX);
-	int i, removed = 0;
+	int i, removed = 0, probes;
 
-	if (!names)
-		return -1;
-	for (i = 0; names[i]; i++) {
+	if (!tracefs_tracing_dir())
+		return set_err(NULL, ENODEV, "tracefs is not mounted");
+	for (i = 0; names && names[i]; i++) {
 		long pid = strtol(names[i] + plen, &end, 10);
 		struct tracefs_instance *inst;
 
@@ -754,5 +603,7 @@ int cb_collector_cleanup_stale(void (*log)(const char *msg))
 		tracefs_instance_free(inst);
 	}
 	tracefs_list_free(names);
-	return removed;
+	/* after the instances, which may have had the probes enabled */
+	probes = cb_probes_cleanup_stale(log);
+	return probes < 0 ? -1 : removed + probes;
 }

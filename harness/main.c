@@ -11,6 +11,7 @@
 #include <string.h>
 
 int cmd_config(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 struct cb_command {
 	const char *name;
@@ -23,7 +24,7 @@ static const struct cb_command commands[] = {
 	{ "analyze", cmd_analyze, "(re)compute summaries and report.md of a run, or analyze a trace.dat" },
 	{ "restore", cmd_restore, "put back knobs a killed run left changed" },
 	{ "config", cmd_config, "check a config file, or print the key reference" },
-	{ "record", NULL, "record compaction events around a command into trace.dat" },
+	{ "record", cmd_record, "record compaction events around a command into trace.dat" },
 	{ "compare", cmd_compare, "compare runs: every metric, delta, CI, p-value" },
 	{ "gate", cmd_gate, "CI gate on stall-latency regressions" },
 	{ "plot", cmd_plot, "gnuplot charts of runs" },

@@ -281,6 +281,31 @@ static int split_event(const char *name, char *sys, size_t ssz, char *ev, size_t
 	return 0;
 }
 
+/*
+ * one event format, checked first: a reader that cannot parse it would drop every event
+ * of that type, so a format without its name, ID or field list is an error here
+ */
+static int put_format(struct out *o, const char *dir, const char *rel)
+{
+	size_t len;
+	char *s = read_tree(dir, rel, &len, false);
+	int ret, id;
+	const char *p;
+
+	if (!s)
+		return -1;
+	p = strstr(s, "\nID: ");
+	if (strncmp(s, "name: ", 6) || !p || sscanf(p, "\nID: %d", &id) != 1 || id <= 0 ||
+	    !strstr(s, "\nformat:\n") || strlen(s) != len) {
+		free(s);
+		return fail(EINVAL, "%s/%s is corrupt: want \"name:\", \"ID:\" and \"format:\" lines "
+			    "as the kernel writes them", dir, rel);
+	}
+	ret = put_blob(o, 8, s, len);
+	free(s);
+	return ret;
+}
+
 /* the event formats grouped by system in order of first appearance */
 static int put_event_formats(struct out *o, const char *dir, const char *const *events)
 {
@@ -329,7 +354,7 @@ static int put_event_formats(struct out *o, const char *dir, const char *const *
 				continue;
 			if (cb_path(rel, sizeof(rel), "events/%s/%s/format", sys2, ev2) < 0)
 				return fail(ENAMETOOLONG, "event name too long");
-			if (put_tree_blob(o, dir, rel, 8, false))
+			if (put_format(o, dir, rel))
 				return -1;
 		}
 	}

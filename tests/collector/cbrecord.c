@@ -96,6 +96,9 @@ int main(int argc, char **argv)
 		       (unsigned long long)st.cpu[i].overrun, (unsigned long long)st.cpu[i].commit_overrun,
 		       (unsigned long long)st.cpu[i].dropped_events,
 		       (unsigned long long)st.cpu[i].bytes_written);
+	printf("missed_pages %llu\nmissed_events %llu\nprobe_mode %s\nprobe_why %s\n",
+	       (unsigned long long)st.missed_pages, (unsigned long long)st.missed_events,
+	       st.probe_mode, st.probe_why);
 	for (i = 0; st.missing && st.missing[i]; i++)
 		printf("missing %s\n", st.missing[i]);
 	cb_collector_free(c);

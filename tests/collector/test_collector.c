@@ -9,6 +9,8 @@
  *    removed (and named) by cb_collector_cleanup_stale
  * d) missing events listed, all missing / bad spec / bad filter / bad spool dir: errors
  * e) beside the top-level buffer: its event enable and tracing_on stay as they were
+ * f) the defaults: khugepaged events, probe mode ("tracepoint" and why where the kernel has no
+ *    kprobes); an overrun shows in the counters and in the pages' missed-events flags
  *
  * Skipped (exit 77) when not root or without tracefs.
  */
@@ -279,9 +281,11 @@ static void big_burst(size_t buffer_kb, unsigned int poll_ms, bool expect_lost)
 	for (i = 0; i < st.nr_cpus; i++)
 		bytes += st.cpu[i].bytes_written;
 	read_trace(path, &cnt);
-	print_message("buffer %zu KiB poll %u ms: %ld events in %.2f s, %llu lost, %llu spool bytes, "
-		      "drain thread %.1f ms CPU\n", st.buffer_kb, poll_ms, cnt.total, st.duration_s,
-		      (unsigned long long)st.lost, (unsigned long long)bytes, st.drain_cpu_ns / 1e6);
+	print_message("buffer %zu KiB poll %u ms: %ld events in %.2f s, %llu lost, %llu pages "
+		      "flagged with %llu missed events, %llu spool bytes, drain thread %.1f ms CPU\n",
+		      st.buffer_kb, poll_ms, cnt.total, st.duration_s, (unsigned long long)st.lost,
+		      (unsigned long long)st.missed_pages, (unsigned long long)st.missed_events,
+		      (unsigned long long)bytes, st.drain_cpu_ns / 1e6);
 	assert_int_equal(cnt.total, st.entries_read);
 	n = report_lines(path);
 	if (n >= 0)
@@ -289,9 +293,14 @@ static void big_burst(size_t buffer_kb, unsigned int poll_ms, bool expect_lost)
 	/* two rounds of 256 MiB of 4 KiB faults: 131072 allocations, read or lost */
 	assert_true(cnt.alloc + st.lost >= 2 * 65536);
 	if (expect_lost) {
+		/* the counters and the pages' missed-events flags both say so */
 		assert_true(st.lost > 0);
+		assert_true(st.missed_pages > 0);
+		assert_true(cb_collector_stats_lost(&st));
 	} else {
 		assert_int_equal(st.lost, 0);
+		assert_int_equal(st.missed_pages, 0);
+		assert_false(cb_collector_stats_lost(&st));
 		assert_true(bytes > (uint64_t)st.nr_cpus * st.buffer_kb * 1024);
 	}
 	unlink(path);
@@ -311,7 +320,7 @@ static void test_big_burst_overrun(void **state)
 static void test_forks_of_ours(void **state)
 {
 	const char *ev[] = { "sched:sched_process_fork", NULL };
-	struct cb_collector_opts o = { .events = ev, .spool_dir = spool };
+	struct cb_collector_opts o = { .events = ev, .spool_dir = spool, .probes = CB_PROBES_OFF };
 	struct cb_collector_stats st;
 	struct counts cnt = { 0 };
 	pid_t kids[20];
@@ -332,6 +341,8 @@ static void test_forks_of_ours(void **state)
 	assert_int_equal(cb_collector_stop(c, path, &st), 0);
 	read_trace(path, &cnt);
 	assert_int_equal(cnt.forks_ours, 20);
+	assert_string_equal(st.probe_mode, "tracepoint");
+	assert_string_equal(st.probe_why, "probes turned off");
 	for (i = 0; i < 20; i++) {
 		for (j = 0; j < cnt.nchildren && cnt.children[j] != kids[i]; j++)
 			;
@@ -478,7 +489,7 @@ static void test_defaults(void **state)
 	struct cb_collector_stats st;
 	struct cb_collector *c;
 	char path[PATH_MAX];
-	bool comp = false, alloc = false;
+	bool comp = false, alloc = false, khugepaged = false;
 	int i;
 
 	trace_path(path, sizeof(path), "defaults");
@@ -489,9 +500,17 @@ static void test_defaults(void **state)
 	for (i = 0; st.enabled[i]; i++) {
 		comp |= !strncmp(st.enabled[i], "compaction:mm_compaction_", 25);
 		alloc |= !strcmp(st.enabled[i], "kmem:mm_page_alloc");
+		khugepaged |= !strcmp(st.enabled[i], "huge_memory:mm_khugepaged_scan_pmd");
 	}
-	assert_true(comp && alloc);
+	assert_true(comp && alloc && khugepaged);
 	assert_null(st.missing);	/* this host has them all */
+	/* probes: where the kernel cannot take them, tracepoint mode and why */
+	if (access("/sys/kernel/tracing/kprobe_events", F_OK)) {
+		assert_string_equal(st.probe_mode, "tracepoint");
+		assert_non_null(strstr(st.probe_why, "no kprobe events"));
+	} else {
+		print_message("probes: %s %s %s\n", st.probe_mode, st.probe_symbols, st.probe_why);
+	}
 	assert_string_equal(st.clock, "mono");
 	assert_true(st.buffer_kb >= 1024);
 	i = report_lines(path);

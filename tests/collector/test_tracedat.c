@@ -3,7 +3,8 @@
  * test_tracedat - unit tests of the trace.dat v6 writer (no root, no tracefs).
  *
  * Synthetic pages with chosen timestamps are written against the fixture tree
- * (fixtures/tracing: the header files of a 6.18 x86_64 kernel and two made-up events),
+ * (fixtures/tracing: the header files of a 6.18 x86_64 kernel, two made-up events and one
+ * corrupt format),
  * then read back with libtracecmd and, when installed, `trace-cmd report`.
  *
  *   test_tracedat FIXTURE_TRACING_DIR
@@ -235,6 +236,7 @@ static void test_writer_errors(void **state)
 	static unsigned char half[PAGE / 2];
 	const char *bad_events[] = { "cbtest:small", "cbtest:nosuch", NULL };
 	const char *no_colon[] = { "nocolon", NULL };
+	const char *corrupt[] = { "cbtest:small", "cbtest:corrupt", NULL };
 	struct cb_tracedat_cpu cpu = { .data = half, .size = sizeof(half) };
 	struct cb_tracedat_src src = { .tracing_dir = fixture, .events = events, .nr_cpus = 1,
 				       .cpu = &cpu };
@@ -251,6 +253,12 @@ static void test_writer_errors(void **state)
 	src.events = bad_events;
 	assert_int_equal(cb_tracedat_write(path, &src), -1);
 	assert_non_null(strstr(cb_tracedat_error(), "cbtest/nosuch/format"));
+	/* a corrupt format: no ID line */
+	src.events = corrupt;
+	assert_int_equal(cb_tracedat_write(path, &src), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(cb_tracedat_error(), "cbtest/corrupt/format is corrupt"));
+	assert_int_not_equal(access(path, F_OK), 0);
 	src.events = no_colon;
 	assert_int_equal(cb_tracedat_write(path, &src), -1);
 	assert_int_equal(errno, EINVAL);
