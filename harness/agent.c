@@ -170,10 +170,12 @@ static struct json_object *collector_json(struct cb_collector *col,
 					  const struct cb_collector_stats *st)
 {
 	struct json_object *c = json_object_new_object(), *arr, *cpus;
+	uint64_t lost;
 
 	json_object_object_add(c, "instance", json_object_new_string(cb_collector_instance_name(col)));
-	/* this host has no kprobes: the probe method comes with the collector work */
-	json_object_object_add(c, "mode", json_object_new_string("tracepoint"));
+	json_object_object_add(c, "mode", cb_json_str(st->probe_mode));
+	json_object_object_add(c, "probe_why", cb_json_str(st->probe_why));
+	json_object_object_add(c, "probe_symbols", cb_json_str(st->probe_symbols));
 	arr = json_object_new_array();
 	for (size_t i = 0; st->enabled && st->enabled[i]; i++)
 		json_object_array_add(arr, json_object_new_string(st->enabled[i]));
@@ -182,7 +184,15 @@ static struct json_object *collector_json(struct cb_collector *col,
 	for (size_t i = 0; st->missing && st->missing[i]; i++)
 		json_object_array_add(arr, json_object_new_string(st->missing[i]));
 	json_object_object_add(c, "missing", arr);
-	json_object_object_add(c, "lost", json_object_new_int64((int64_t)st->lost));
+	/*
+	 * Lost events: the buffers' counters plus what pages flagged as missed; a flagged page
+	 * of unknown count still makes the trace lossy (at least 1), never silently whole.
+	 */
+	lost = st->lost + st->missed_events;
+	if (!lost && cb_collector_stats_lost(st))
+		lost = 1;
+	json_object_object_add(c, "lost", json_object_new_int64((int64_t)lost));
+	json_object_object_add(c, "missed_pages", json_object_new_int64((int64_t)st->missed_pages));
 	cpus = json_object_new_array();
 	for (int i = 0; i < st->nr_cpus; i++) {
 		const struct cb_collector_cpu_stats *s = &st->cpu[i];
