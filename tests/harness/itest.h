@@ -83,19 +83,13 @@ static inline bool itest_wait_value(const char *path, long want, double secs)
 	return false;
 }
 
-/* how many tracefs instances named compactbench-* exist */
-static inline int itest_instances(void)
+/* whether the tracefs instance of the compactbench process @pid exists */
+static inline bool itest_instance_of(pid_t pid)
 {
-	DIR *d = opendir("/sys/kernel/tracing/instances");
-	struct dirent *e;
-	int n = 0;
+	char path[128];
 
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += !strncmp(e->d_name, "compactbench-", 13);
-	closedir(d);
-	return n;
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/instances/compactbench-%d", (int)pid);
+	return access(path, F_OK) == 0;
 }
 
 /* whether tracefs is usable here (root, mounted); integration tests skip with 77 if not */

@@ -44,18 +44,19 @@ static void test_sigint_restores(void **state)
 	pid = start_run(out);
 	assert_true(itest_wait_value(PROACTIVENESS, changed, 60));
 	sleep(2); /* well inside the cell: collector on, workload running */
-	assert_int_equal(itest_instances(), 1);
+	assert_true(itest_instance_of(pid));
 	kill(pid, SIGINT);
 	assert_int_equal(itest_wait(pid), 130);
 	assert_int_equal(itest_read_long(PROACTIVENESS), original);
-	assert_int_equal(itest_instances(), 0);
+	assert_false(itest_instance_of(pid));
 	snprintf(meta, sizeof(meta), "%s/host.s.slow.r1/meta.json", out);
 	assert_string_equal(itest_json(meta, "status", v, sizeof(v)), "incomplete");
 	snprintf(meta, sizeof(meta), "%s/run.json", out);
 	assert_string_equal(itest_json(meta, "complete", v, sizeof(v)), "false");
 }
 
-static void killed_run(const char *name)
+/* a run SIGKILLed mid-cell; returns its pid (its instance and journal are left behind) */
+static pid_t killed_run(const char *name)
 {
 	char out[700];
 	pid_t pid;
@@ -68,18 +69,20 @@ static void killed_run(const char *name)
 	assert_int_equal(itest_wait(pid), 128 + SIGKILL);
 	/* nothing could restore it: the knob is still changed, the journal holds the old value */
 	assert_int_equal(itest_read_long(PROACTIVENESS), changed);
+	assert_true(itest_instance_of(pid));
 	/* its workload got SIGTERM from PR_SET_PDEATHSIG; give it a moment to go */
 	sleep(1);
+	return pid;
 }
 
 static void test_sigkill_then_restore_command(void **state)
 {
 	char *args[] = { "restore", NULL }, *text;
+	pid_t killed = killed_run("sigkill1");
 
-	killed_run("sigkill1");
 	assert_int_equal(itest_wait(itest_spawn(log_path, args)), 0);
 	assert_int_equal(itest_read_long(PROACTIVENESS), original);
-	assert_int_equal(itest_instances(), 0);
+	assert_false(itest_instance_of(killed));
 	text = cb_read_file(log_path, NULL);
 	assert_non_null(strstr(text, "restored /proc/sys/vm/compaction_proactiveness"));
 	free(text);
@@ -89,8 +92,8 @@ static void test_sigkill_then_next_start(void **state)
 {
 	char out[700], *text;
 	char *args[] = { "run", cfg, "-o", out, "--quick", NULL };
+	pid_t killed = killed_run("sigkill2");
 
-	killed_run("sigkill2");
 	snprintf(out, sizeof(out), "%s/next", dir);
 	assert_int_equal(itest_wait(itest_spawn(log_path, args)), 0);
 	text = cb_read_file(log_path, NULL);
@@ -98,7 +101,7 @@ static void test_sigkill_then_next_start(void **state)
 	assert_non_null(strstr(text, "removed stale"));
 	free(text);
 	assert_int_equal(itest_read_long(PROACTIVENESS), original);
-	assert_int_equal(itest_instances(), 0);
+	assert_false(itest_instance_of(killed));
 }
 
 int main(void)
