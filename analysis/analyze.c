@@ -7,6 +7,7 @@
 #include "report.h"
 #include "stalls.h"
 #include "summary.h"
+#include "summary_json.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +29,7 @@ static const struct opt {
 	const char *help;
 } opts[] = {
 	{ "--format", "text|json", "how a lone trace's stall summary is printed (default text)" },
+	{ "--watts-per-core", "W", "watts per busy core of the modeled energy (default 10)" },
 	{ "--metrics", NULL, "print the metric table (markdown) and exit" },
 	{ "--help", NULL, "print this help and exit" },
 };
@@ -36,7 +39,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f,
-		"usage: compactbench analyze DIR\n"
+		"usage: compactbench analyze DIR [--watts-per-core W]\n"
 		"       compactbench analyze FILE.dat [--format text|json]\n"
 		"       compactbench analyze --metrics\n"
 		"\n"
@@ -53,7 +56,8 @@ static void usage(FILE *f)
 			 opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-20s %s\n", left, opts[i].help);
 	}
-	fprintf(f, "\nexit status: 0 done, 1 some cells left out (listed), 2 bad input or usage\n");
+	fprintf(f, "\nexit status: 0 done, 1 some cells left out (not complete; listed), 2 bad input\n"
+		"(a missing or corrupt file: the other cells are still analyzed) or usage\n");
 }
 
 int cb_analyze_cell(const char *cell_dir, char *err, size_t errlen)
@@ -71,6 +75,29 @@ static void print_value(FILE *out, const struct cb_values *v, int i)
 		fprintf(out, "  %-28s %14.0f %s\n", m->name, v->v[i], m->unit);
 	else
 		fprintf(out, "  %-28s %14.3f %s\n", m->name, v->v[i], m->unit);
+}
+
+/* stalls by origin and compaction runs by attribution, for the lone-trace text output */
+static void print_splits(const struct cb_stalls *st)
+{
+	struct cb_dist d;
+	int i;
+
+	printf("  stalls by origin (gfp bits from the %s):", st->gfp_from_trace ? "trace" :
+	       "6.x defaults");
+	for (i = 0; i < CB_ORIGIN_NR; i++) {
+		if (cb_stalls_dist(st, CB_SPLIT_ORIGIN, i, &d, NULL) || !d.n)
+			continue;
+		printf(" %s:%llu (p99 %.0f ns)", cb_origin_names[i], (unsigned long long)d.n,
+		       d.pct[CB_P99]);
+	}
+	printf("%s\n", st->stalls ? "" : " none");
+	printf("  compaction runs by attribution:");
+	for (i = 0; i < CB_ATTR_NR; i++)
+		if (st->work[i].runs)
+			printf(" %s:%llu (%.3f ms)", cb_attr_names[i],
+			       (unsigned long long)st->work[i].runs, st->work[i].run_ns / 1e6);
+	printf("\n");
 }
 
 static int analyze_trace(const char *path, bool json)
@@ -92,6 +119,10 @@ static int analyze_trace(const char *path, bool json)
 		json_object_object_add(o, "schema", json_object_new_int(CB_SUMMARY_SCHEMA));
 		json_object_object_add(o, "trace", cb_summary_trace_json(path, &st));
 		json_object_object_add(o, "metrics", cb_summary_metrics_json(&val, true));
+		json_object_object_add(o, "stalls", cb_summary_stalls_json(&st));
+		json_object_object_add(o, "allocations", cb_summary_alloc_json(&st));
+		json_object_object_add(o, "compaction", cb_summary_work_json(&st, NULL, NULL));
+		json_object_object_add(o, "extfrag", cb_summary_extfrag_json(&st));
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 							       JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
@@ -108,6 +139,7 @@ static int analyze_trace(const char *path, bool json)
 			if (st.by_order[i])
 				printf(" %d:%llu", i, (unsigned long long)st.by_order[i]);
 		printf("%s\n", st.stalls ? "" : " none");
+		print_splits(&st);
 	}
 	cb_stalls_free(&st);
 	return 0;
@@ -119,9 +151,12 @@ static int analyze_one_cell(const char *dir)
 	char err[1024];
 	int i;
 
-	if (cb_summarize_cell(dir, &cs, err, sizeof(err))) {
+
+	int rc = cb_summarize_cell(dir, &cs, err, sizeof(err));
+
+	if (rc) {
 		fprintf(stderr, "compactbench analyze: %s\n", err);
-		return 2;
+		return rc == -2 ? 1 : 2;
 	}
 	printf("cell %s: summary written to %s/summary.json%s\n", cs.id, dir,
 	       cs.lost ? " (lost events!)" : "");
@@ -158,6 +193,17 @@ int cmd_analyze(int argc, char **argv)
 				usage(stderr);
 				return 2;
 			}
+		} else if (!strcmp(a, "--watts-per-core") || !strncmp(a, "--watts-per-core=", 17)) {
+			const char *w = a[16] == '=' ? a + 17 : (i + 1 < argc ? argv[++i] : "");
+			char *end;
+			double v = strtod(w, &end);
+
+			if (!*w || *end || !(v > 0) || v > 10000) {
+				fprintf(stderr, "compactbench analyze: --watts-per-core takes "
+					"a number of watts in (0, 10000], not '%s'\n", w);
+				return 2;
+			}
+			cb_summary_set_watts_per_core(v);
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "compactbench analyze: unknown option '%s'\n", a);
 			usage(stderr);

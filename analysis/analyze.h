@@ -21,7 +21,8 @@ int cb_analyze_cell(const char *cell_dir, char *err, size_t errlen);
  * and print the per-setting table and the verdict line to @out.
  * Cells that are incomplete, failed or unreadable are listed (on @out) and left out of the
  * aggregates; the others are still analyzed.
- * Returns 0 if every cell was analyzed, 1 if some were left out, -1 on bad input (no run.json).
+ * Returns 0 if every cell was analyzed, 1 if some were left out (not complete), 2 if some
+ * had bad input (the others are still analyzed), -1 when the run itself is bad (no run.json).
  */
 int cb_analyze_run(const char *run_dir, FILE *out);
 

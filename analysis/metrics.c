@@ -2,6 +2,7 @@
 /*
  * metrics.c - the metric table and the code that walks it.
  */
+#include "energy.h"
 #include "metrics.h"
 
 #include <errno.h>
@@ -13,19 +14,19 @@
 #include <gsl/gsl_statistics_double.h>
 
 const char *const cb_better_names[] = { "lower", "higher", "none" };
-const char *const cb_source_names[] = { "trace", "vmstat", "workload" };
+const char *const cb_source_names[] = { "trace", "vmstat", "workload", "agent" };
 const char *const cb_agg_names[] = { "median" };
 
-/* ---- getters: one line each; false means null ---- */
+/* ---- getters: false means null ---- */
 
-#define ST_GET(fn, expr)                                              \
-	static bool fn(const struct cb_metric_in *in, double *v)      \
-	{                                                             \
-		const struct cb_stalls *s = in->st;                   \
-		if (!s)                                               \
-			return false;                                 \
-		*v = (double)(expr);                                  \
-		return true;                                          \
+#define ST_GET(fn, expr)                                                      \
+	static bool fn(const struct cb_metric_in *in, int arg, double *v)     \
+	{                                                                     \
+		const struct cb_stalls *s = in->st;                           \
+		if (!s)                                                       \
+			return false;                                         \
+		*v = (double)(expr);                                          \
+		return true;                                                  \
 	}
 
 ST_GET(g_stalls, s->stalls)
@@ -38,21 +39,16 @@ ST_GET(g_fail, s->fail)
 ST_GET(g_no_run, s->no_run)
 ST_GET(g_runs, s->direct_runs)
 ST_GET(g_khugepaged, s->khugepaged)
-ST_GET(g_bg_kcompactd, s->bg_runs[CB_BG_KCOMPACTD])
-ST_GET(g_bg_khugepaged, s->bg_runs[CB_BG_KHUGEPAGED])
-ST_GET(g_bg_other, s->bg_runs[CB_BG_OTHER])
+ST_GET(g_bg, s->bg_runs[arg])
+ST_GET(g_cut, s->cut_by_loss)
 
-static bool g_p50(const struct cb_metric_in *in, double *v)
+/* the percentile cb_pct_q[@arg] of every stall */
+static bool g_pct(const struct cb_metric_in *in, int arg, double *v)
 {
-	return in->st && !cb_stalls_quantile(in->st, 0.50, v);
+	return in->st && !cb_stalls_quantile(in->st, cb_pct_q[arg], v);
 }
 
-static bool g_p99(const struct cb_metric_in *in, double *v)
-{
-	return in->st && !cb_stalls_quantile(in->st, 0.99, v);
-}
-
-static bool g_max(const struct cb_metric_in *in, double *v)
+static bool g_max(const struct cb_metric_in *in, int arg, double *v)
 {
 	if (!in->st || !in->st->n)
 		return false;
@@ -60,8 +56,122 @@ static bool g_max(const struct cb_metric_in *in, double *v)
 	return true;
 }
 
+static bool g_alloc_hi(const struct cb_metric_in *in, int arg, double *v)
+{
+	if (!in->st || !cb_stalls_recorded(in->st, "kmem:mm_page_alloc"))
+		return false;
+	*v = (double)in->st->alloc_hi;
+	return true;
+}
+
+/* stalls per 1000 mm_page_alloc events of order > 0 in the window */
+static bool g_per_1k(const struct cb_metric_in *in, int arg, double *v)
+{
+	double n;
+
+	if (!g_alloc_hi(in, 0, &n) || n == 0)
+		return false;
+	*v = (double)in->st->stalls * 1000.0 / n;
+	return true;
+}
+
+/* arg = split value * 3 + what: 0 count, 1 total ns, 2 p99 ns (null without stalls) */
+static bool split_get(const struct cb_metric_in *in, enum cb_split split, int arg, double *v)
+{
+	struct cb_dist d;
+
+	if (!in->st || cb_stalls_dist(in->st, split, arg / 3, &d, NULL))
+		return false;
+	switch (arg % 3) {
+	case 0:
+		*v = (double)d.n;
+		return true;
+	case 1:
+		*v = d.total;
+		return true;
+	default:
+		*v = d.pct[CB_P99];
+		return d.n > 0;
+	}
+}
+
+static bool g_origin(const struct cb_metric_in *in, int arg, double *v)
+{
+	return split_get(in, CB_SPLIT_ORIGIN, arg, v);
+}
+
+static bool g_costly(const struct cb_metric_in *in, int arg, double *v)
+{
+	return split_get(in, CB_SPLIT_COSTLY, arg, v);
+}
+
+/* compaction work: arg = attribution * 8 + field */
+enum { CW_RUNS, CW_RUN_NS, CW_MSCAN, CW_FSCAN, CW_ISOLATED, CW_SUCCESS, CW_FAIL };
+
+static bool g_cw(const struct cb_metric_in *in, int arg, double *v)
+{
+	const struct cb_stalls *s = in->st;
+	const struct cb_work *w;
+	bool iso, end;
+
+	if (!s)
+		return false;
+	w = &s->work[arg / 8];
+	iso = cb_stalls_recorded(s, "compaction:mm_compaction_isolate_migratepages");
+	end = cb_stalls_recorded(s, "compaction:mm_compaction_end");
+	switch (arg % 8) {
+	case CW_RUNS:
+		*v = (double)w->runs;
+		return true;
+	case CW_RUN_NS:
+		*v = (double)w->run_ns;
+		return end;
+	case CW_MSCAN:
+		*v = (double)w->migrate_scanned;
+		return iso;
+	case CW_FSCAN:
+		*v = (double)w->free_scanned;
+		return cb_stalls_recorded(s, "compaction:mm_compaction_isolate_freepages");
+	case CW_ISOLATED:
+		*v = (double)(w->migrate_isolated + w->free_isolated);
+		return iso;
+	case CW_SUCCESS:
+		*v = (double)w->end[CB_END_SUCCESS];
+		return end;
+	default:
+		*v = (double)(w->end[CB_END_COMPLETE] + w->end[CB_END_PARTIAL]);
+		return end;
+	}
+}
+
+/* extfrag: arg 0 events, 1 changed owner, 2 fragmenting, 3 unmovable/reclaimable in movable */
+static bool g_extfrag(const struct cb_metric_in *in, int arg, double *v)
+{
+	const struct cb_stalls *s = in->st;
+	uint64_t n = 0;
+	int a, f;
+
+	if (!s || !cb_stalls_recorded(s, "kmem:mm_page_alloc_extfrag"))
+		return false;
+	for (a = 0; a < CB_MT_NR; a++)
+		for (f = 0; f < CB_MT_NR; f++) {
+			const struct cb_extfrag *x = &s->extfrag[a][f];
+
+			if (arg == 0)
+				n += x->events;
+			else if (arg == 1)
+				n += x->change_ownership;
+			else if (arg == 2)
+				n += x->fragmenting;
+			else if ((a == 0 || a == 2) && f == 1)	/* MIGRATE_UNMOVABLE/RECLAIMABLE */
+				n += x->events;
+		}
+	*v = (double)n;
+	return true;
+}
+
 /* thp_fault_alloc / (thp_fault_alloc + thp_fault_fallback); null when both are 0 */
-static bool g_thp_rate_vm(const struct cb_metric_in *in, double *v)
+static bool g_thp_rate_vm(const struct cb_metric_in *in, int arg, double *v)
 {
 	long long a, f;
 
@@ -73,13 +183,13 @@ static bool g_thp_rate_vm(const struct cb_metric_in *in, double *v)
 	return true;
 }
 
-#define WL_GET(fn, idx, field)                                        \
-	static bool fn(const struct cb_metric_in *in, double *v)      \
-	{                                                             \
-		if (!in->wl || !in->wl->present || !in->wl->has[idx]) \
-			return false;                                 \
-		*v = in->wl->field;                                   \
-		return true;                                          \
+#define WL_GET(fn, idx, field)                                                \
+	static bool fn(const struct cb_metric_in *in, int arg, double *v)     \
+	{                                                                     \
+		if (!in->wl || !in->wl->present || !in->wl->has[idx])         \
+			return false;                                         \
+		*v = in->wl->field;                                           \
+		return true;                                                  \
 	}
 
 WL_GET(g_wl_huge, 0, huge)
@@ -88,23 +198,90 @@ WL_GET(g_wl_rate, 2, rate)
 WL_GET(g_wl_p50, 3, p50)
 WL_GET(g_wl_p99, 4, p99)
 
-#define T(n, u, b, g, h) \
-	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = CB_SRC_TRACE, .get = g, .help = h }
+/* the background threads' CPU: arg 0 kcompactd, 1 khugepaged, 2 both */
+static bool g_cpu(const struct cb_metric_in *in, int arg, double *v)
+{
+	const struct cb_agentdata *a = in->agent;
+
+	if (!a || !a->has_cpu)
+		return false;
+	*v = arg == 0 ? (double)a->cpu.kcompactd_ns : arg == 1 ? (double)a->cpu.khugepaged_ns :
+	     (double)(a->cpu.kcompactd_ns + a->cpu.khugepaged_ns);
+	return true;
+}
+
+/* the worst node's fragmentation score: arg 0 first sample, 1 last, 2 largest */
+static bool g_frag(const struct cb_metric_in *in, int arg, double *v)
+{
+	const struct cb_agentdata *a = in->agent;
+
+	if (!a || !a->has_samples)
+		return false;
+	*v = arg == 0 ? a->score_start : arg == 1 ? a->score_end : a->score_max;
+	return true;
+}
+
+/* modeled: (kcompactd + khugepaged CPU + direct compaction stall time) x W per busy core */
+static bool g_energy_modeled(const struct cb_metric_in *in, int arg, double *v)
+{
+	double cpu, w = in->watts_per_core > 0 ? in->watts_per_core : CB_WATTS_PER_CORE_DEFAULT;
+
+	if (!g_cpu(in, 2, &cpu) || !in->st)
+		return false;
+	*v = cb_energy_modeled(cpu + (double)in->st->total_ns, w);
+	return true;
+}
+
+static bool g_energy_rapl(const struct cb_metric_in *in, int arg, double *v)
+{
+	if (!in->agent || !in->agent->has_energy || !in->agent->rapl_zones)
+		return false;
+	*v = in->agent->rapl_j;
+	return true;
+}
+
+#define ROW(n, u, b, src, g, a, h) \
+	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = src, .get = g, .arg = a, .help = h }
+#define T(n, u, b, g, h) ROW(n, u, b, CB_SRC_TRACE, g, 0, h)
+#define TA(n, u, b, g, a, h) ROW(n, u, b, CB_SRC_TRACE, g, a, h)
 #define V(n, u, b, key, h)                                                             \
 	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = CB_SRC_VMSTAT,      \
 	  .vmstat = key, .help = h }
-#define W(n, u, b, g, h)                                                               \
-	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = CB_SRC_WORKLOAD,    \
-	  .get = g, .help = h }
+#define W(n, u, b, g, h) ROW(n, u, b, CB_SRC_WORKLOAD, g, 0, h)
+#define A(n, u, b, g, a, h) ROW(n, u, b, CB_SRC_AGENT, g, a, h)
+
+#define ORIGIN_ROWS(O, o, i)                                                                    \
+	[CB_M_DC_STALLS_##O] = TA("dc_stalls_" o, "count", LOWER, g_origin, (i) * 3,           \
+		"stalls of origin " o " (analysis/README.md: origins)"),                        \
+	[CB_M_DC_TOTAL_NS_##O] = TA("dc_stall_total_ns_" o, "ns", LOWER, g_origin, (i) * 3 + 1, \
+		"stall time of origin " o),                                                     \
+	[CB_M_DC_P99_NS_##O] = TA("dc_stall_p99_ns_" o, "ns", LOWER, g_origin, (i) * 3 + 2,     \
+		"99th percentile stall of origin " o)
+
+#define CW_ROWS(A_, a, i)                                                                       \
+	[CB_M_CW_RUNS_##A_] = TA("cw_runs_" a, "count", NONE, g_cw, (i) * 8 + CW_RUNS,          \
+		"compaction runs (mm_compaction_begin) attributed to " a),                      \
+	[CB_M_CW_RUN_NS_##A_] = TA("cw_run_ns_" a, "ns", NONE, g_cw, (i) * 8 + CW_RUN_NS,       \
+		"time inside " a " compaction runs (begin to end)"),                            \
+	[CB_M_CW_MIGRATE_SCANNED_##A_] = TA("cw_migrate_scanned_" a, "pages", NONE, g_cw,       \
+		(i) * 8 + CW_MSCAN, "pages the migrate scanner of " a " runs scanned"),          \
+	[CB_M_CW_FREE_SCANNED_##A_] = TA("cw_free_scanned_" a, "pages", NONE, g_cw,             \
+		(i) * 8 + CW_FSCAN, "pages the free scanner of " a " runs scanned"),             \
+	[CB_M_CW_ISOLATED_##A_] = TA("cw_isolated_" a, "pages", NONE, g_cw,                     \
+		(i) * 8 + CW_ISOLATED, "pages " a " runs isolated (migrate + free)"),            \
+	[CB_M_CW_SUCCESS_##A_] = TA("cw_success_" a, "count", NONE, g_cw, (i) * 8 + CW_SUCCESS, \
+		a " runs that ended COMPACT_SUCCESS"),                                          \
+	[CB_M_CW_FAIL_##A_] = TA("cw_fail_" a, "count", NONE, g_cw, (i) * 8 + CW_FAIL,          \
+		a " runs whose scanners met (COMPACT_COMPLETE or PARTIAL_SKIPPED)")
 
 const struct cb_metric cb_metrics[CB_M_NR] = {
 	[CB_M_DC_STALLS] = T("dc_stalls", "count", LOWER, g_stalls,
 		"direct compaction stalls: attempts that count as a compact_stall"),
 	[CB_M_DC_STALL_TOTAL_NS] = T("dc_stall_total_ns", "ns", LOWER, g_total,
-		"sum of stall durations"),
-	[CB_M_DC_STALL_P50_NS] = T("dc_stall_p50_ns", "ns", LOWER, g_p50,
+		"sum of stall durations (direct compaction time summed over tasks)"),
+	[CB_M_DC_STALL_P50_NS] = TA("dc_stall_p50_ns", "ns", LOWER, g_pct, CB_P50,
 		"median stall duration (GSL quantile, linear interpolation)"),
-	[CB_M_DC_STALL_P99_NS] = T("dc_stall_p99_ns", "ns", LOWER, g_p99,
+	[CB_M_DC_STALL_P99_NS] = TA("dc_stall_p99_ns", "ns", LOWER, g_pct, CB_P99,
 		"99th percentile stall duration (GSL quantile, linear interpolation)"),
 	[CB_M_DC_STALL_MAX_NS] = T("dc_stall_max_ns", "ns", LOWER, g_max,
 		"longest stall"),
@@ -124,12 +301,48 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"zone compaction runs (mm_compaction_begin) inside stalls"),
 	[CB_M_DC_KHUGEPAGED] = T("dc_stalls_khugepaged", "count", NONE, g_khugepaged,
 		"stalls of khugepaged's own allocations (part of dc_stalls)"),
-	[CB_M_BG_KCOMPACTD] = T("bg_runs_kcompactd", "count", NONE, g_bg_kcompactd,
-		"compaction runs outside any direct attempt, by kcompactd"),
-	[CB_M_BG_KHUGEPAGED] = T("bg_runs_khugepaged", "count", NONE, g_bg_khugepaged,
-		"compaction runs outside any direct attempt, by khugepaged"),
-	[CB_M_BG_OTHER] = T("bg_runs_other", "count", NONE, g_bg_other,
+	[CB_M_BG_KCOMPACTD] = TA("bg_runs_kcompactd", "count", NONE, g_bg, CB_BG_KCOMPACTD,
+		"compaction runs outside any direct attempt, by kcompactd (whole trace)"),
+	[CB_M_BG_KHUGEPAGED] = TA("bg_runs_khugepaged", "count", NONE, g_bg, CB_BG_KHUGEPAGED,
+		"compaction runs outside any direct attempt, by khugepaged (whole trace)"),
+	[CB_M_BG_OTHER] = TA("bg_runs_other", "count", NONE, g_bg, CB_BG_OTHER,
 		"compaction runs outside any direct attempt, by anyone else (compact_memory)"),
+	[CB_M_DC_CUT_BY_LOSS] = T("dc_cut_by_loss", "count", NONE, g_cut,
+		"attempts open when the ring buffer lost events: counted apart, not in dc_stalls"),
+	[CB_M_ALLOC_HI] = T("alloc_high_order", "count", NONE, g_alloc_hi,
+		"kmem:mm_page_alloc events of order > 0 in the window (failed ones included)"),
+	[CB_M_DC_PER_1K_ALLOC] = T("dc_stalls_per_1k_alloc", "ratio", LOWER, g_per_1k,
+		"dc_stalls per 1000 alloc_high_order; null without mm_page_alloc"),
+	[CB_M_DC_STALL_P90_NS] = TA("dc_stall_p90_ns", "ns", LOWER, g_pct, CB_P90,
+		"90th percentile stall duration"),
+	[CB_M_DC_STALL_P999_NS] = TA("dc_stall_p999_ns", "ns", LOWER, g_pct, CB_P999,
+		"99.9th percentile stall duration"),
+	ORIGIN_ROWS(THP_FAULT, "thp_fault", CB_ORIGIN_THP_FAULT),
+	ORIGIN_ROWS(SLAB, "slab", CB_ORIGIN_SLAB),
+	ORIGIN_ROWS(NETWORK, "network", CB_ORIGIN_NETWORK),
+	ORIGIN_ROWS(OTHER, "other", CB_ORIGIN_OTHER),
+	[CB_M_DC_STALLS_CHEAP] = TA("dc_stalls_order_1_3", "count", LOWER, g_costly, 0,
+		"stalls of orders 1-3 (up to PAGE_ALLOC_COSTLY_ORDER)"),
+	[CB_M_DC_P99_NS_CHEAP] = TA("dc_stall_p99_ns_order_1_3", "ns", LOWER, g_costly, 2,
+		"99th percentile stall of orders 1-3"),
+	[CB_M_DC_STALLS_COSTLY] = TA("dc_stalls_order_4_up", "count", LOWER, g_costly, 3,
+		"stalls of costly orders (> PAGE_ALLOC_COSTLY_ORDER: THP, order-4+ slabs)"),
+	[CB_M_DC_P99_NS_COSTLY] = TA("dc_stall_p99_ns_order_4_up", "ns", LOWER, g_costly, 5,
+		"99th percentile stall of costly orders"),
+	CW_ROWS(DIRECT, "direct", CB_ATTR_DIRECT),
+	CW_ROWS(KCOMPACTD, "kcompactd", CB_ATTR_KCOMPACTD),
+	CW_ROWS(PROACTIVE, "proactive", CB_ATTR_PROACTIVE),
+	CW_ROWS(KHUGEPAGED, "khugepaged", CB_ATTR_KHUGEPAGED),
+	CW_ROWS(MANUAL, "manual", CB_ATTR_MANUAL),
+	[CB_M_EXTFRAG_EVENTS] = TA("extfrag_fallbacks", "count", LOWER, g_extfrag, 0,
+		"kmem:mm_page_alloc_extfrag events: allocations that fell back to another "
+		"migratetype"),
+	[CB_M_EXTFRAG_CHANGE_OWNER] = TA("extfrag_change_ownership", "count", NONE, g_extfrag, 1,
+		"fallbacks that took the whole pageblock over (change_ownership)"),
+	[CB_M_EXTFRAG_FRAGMENTING] = TA("extfrag_fragmenting", "count", LOWER, g_extfrag, 2,
+		"fallbacks from a block smaller than a pageblock (fallback_order < pageblock_order)"),
+	[CB_M_EXTFRAG_UNMOVABLE_IN_MOVABLE] = TA("extfrag_unmovable_in_movable", "count", LOWER,
+		g_extfrag, 3, "unmovable or reclaimable allocations that fell back to movable blocks"),
 	[CB_M_VM_COMPACT_STALL] = V("vm_compact_stall", "count", LOWER, "compact_stall",
 		"/proc/vmstat compact_stall delta"),
 	[CB_M_VM_COMPACT_FAIL] = V("vm_compact_fail", "count", LOWER, "compact_fail",
@@ -148,10 +361,24 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"thp_fault_fallback", "/proc/vmstat thp_fault_fallback delta"),
 	[CB_M_VM_ALLOCSTALL] = V("vm_allocstall", "count", LOWER, "allocstall_",
 		"/proc/vmstat allocstall_* deltas summed (direct reclaim entries)"),
-	[CB_M_THP_SUCCESS_RATE_VMSTAT] = {
-		.name = "thp_success_rate_vmstat", .unit = "ratio", .better = CB_BETTER_HIGHER,
-		.source = CB_SRC_VMSTAT, .get = g_thp_rate_vm,
-		.help = "thp_fault_alloc / (thp_fault_alloc + thp_fault_fallback); null if both 0" },
+	[CB_M_VM_PGSCAN_DIRECT] = V("vm_pgscan_direct", "pages", LOWER, "pgscan_direct",
+		"/proc/vmstat pgscan_direct delta (pages scanned by direct reclaim)"),
+	[CB_M_VM_PGSCAN_KSWAPD] = V("vm_pgscan_kswapd", "pages", NONE, "pgscan_kswapd",
+		"/proc/vmstat pgscan_kswapd delta"),
+	[CB_M_VM_PGSTEAL_DIRECT] = V("vm_pgsteal_direct", "pages", LOWER, "pgsteal_direct",
+		"/proc/vmstat pgsteal_direct delta (pages reclaimed by direct reclaim)"),
+	[CB_M_VM_PGSTEAL_KSWAPD] = V("vm_pgsteal_kswapd", "pages", NONE, "pgsteal_kswapd",
+		"/proc/vmstat pgsteal_kswapd delta"),
+	[CB_M_VM_COMPACT_ISOLATED] = V("vm_compact_isolated", "pages", NONE, "compact_isolated",
+		"/proc/vmstat compact_isolated delta (migrate and free isolation)"),
+	[CB_M_VM_COMPACT_DAEMON_MIGRATE_SCANNED] = V("vm_compact_daemon_migrate_scanned", "pages",
+		NONE, "compact_daemon_migrate_scanned",
+		"/proc/vmstat compact_daemon_migrate_scanned delta (kcompactd, proactive too)"),
+	[CB_M_VM_COMPACT_DAEMON_FREE_SCANNED] = V("vm_compact_daemon_free_scanned", "pages", NONE,
+		"compact_daemon_free_scanned", "/proc/vmstat compact_daemon_free_scanned delta"),
+	[CB_M_THP_SUCCESS_RATE_VMSTAT] = ROW("thp_success_rate_vmstat", "ratio", HIGHER,
+		CB_SRC_VMSTAT, g_thp_rate_vm, 0,
+		"thp_fault_alloc / (thp_fault_alloc + thp_fault_fallback); null if both 0"),
 	[CB_M_WL_THP_HUGE] = W("wl_thp_huge", "count", HIGHER, g_wl_huge,
 		"regions the THP workload found huge (its summary line)"),
 	[CB_M_WL_THP_BASE] = W("wl_thp_base", "count", LOWER, g_wl_base,
@@ -162,6 +389,23 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"median first-touch time of a huge-page-sized region, as the workload timed it"),
 	[CB_M_WL_FAULT_P99_NS] = W("wl_fault_p99_ns", "ns", LOWER, g_wl_p99,
 		"99th percentile first-touch time, as the workload timed it"),
+	[CB_M_CPU_KCOMPACTD_NS] = A("cpu_kcompactd_ns", "ns", LOWER, g_cpu, 0,
+		"CPU time of kcompactd* threads (cpu.after - cpu.before; schedstat, else stat)"),
+	[CB_M_CPU_KHUGEPAGED_NS] = A("cpu_khugepaged_ns", "ns", LOWER, g_cpu, 1,
+		"CPU time of khugepaged"),
+	[CB_M_CPU_BACKGROUND_NS] = A("cpu_background_ns", "ns", LOWER, g_cpu, 2,
+		"cpu_kcompactd_ns + cpu_khugepaged_ns: the background cost"),
+	[CB_M_FRAG_SCORE_START] = A("frag_score_start", "score", LOWER, g_frag, 0,
+		"fragmentation score (fragmentation_score_node, worst node) at the first sample"),
+	[CB_M_FRAG_SCORE_END] = A("frag_score_end", "score", LOWER, g_frag, 1,
+		"fragmentation score at the last sample"),
+	[CB_M_FRAG_SCORE_MAX] = A("frag_score_max", "score", LOWER, g_frag, 2,
+		"largest fragmentation score over the samples"),
+	[CB_M_ENERGY_MODELED_J] = A("energy_modeled_j", "J", LOWER, g_energy_modeled, 0,
+		"modeled: (cpu_background_ns + dc_stall_total_ns) x watts per busy core"),
+	[CB_M_ENERGY_RAPL_J] = A("energy_rapl_j", "J", LOWER, g_energy_rapl, 0,
+		"RAPL package energy over the cell (powercap energy_uj, wrap-around handled); "
+		"null without RAPL"),
 };
 
 int cb_metric_find(const char *name)
@@ -184,7 +428,7 @@ void cb_metrics_compute(const struct cb_metric_in *in, struct cb_values *out)
 		long long d;
 
 		if (m->get) {
-			out->set[i] = m->get(in, &out->v[i]);
+			out->set[i] = m->get(in, m->arg, &out->v[i]);
 			/* interpolated percentiles: whole nanoseconds are precise enough */
 			if (out->set[i] && !strcmp(m->unit, "ns"))
 				out->v[i] = round(out->v[i]);

@@ -13,11 +13,20 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "agentdata.h"
 #include "stalls.h"
 #include "vmstat.h"
 
 enum cb_better { CB_BETTER_LOWER, CB_BETTER_HIGHER, CB_BETTER_NONE };
-enum cb_source { CB_SRC_TRACE, CB_SRC_VMSTAT, CB_SRC_WORKLOAD };
+enum cb_source { CB_SRC_TRACE, CB_SRC_VMSTAT, CB_SRC_WORKLOAD, CB_SRC_AGENT };
+
+/* the metrics of compaction work of one attribution (cw_<what>_<attribution>) */
+#define CB_M_CW(A)                                                                      \
+	CB_M_CW_RUNS_##A, CB_M_CW_RUN_NS_##A, CB_M_CW_MIGRATE_SCANNED_##A,              \
+	CB_M_CW_FREE_SCANNED_##A, CB_M_CW_ISOLATED_##A, CB_M_CW_SUCCESS_##A, CB_M_CW_FAIL_##A
+
+/* the metrics of the stalls of one origin */
+#define CB_M_ORIGIN(O) CB_M_DC_STALLS_##O, CB_M_DC_TOTAL_NS_##O, CB_M_DC_P99_NS_##O
 enum cb_agg { CB_AGG_MEDIAN };
 
 enum cb_metric_id {
@@ -37,6 +46,28 @@ enum cb_metric_id {
 	CB_M_BG_KCOMPACTD,
 	CB_M_BG_KHUGEPAGED,
 	CB_M_BG_OTHER,
+	CB_M_DC_CUT_BY_LOSS,
+	CB_M_ALLOC_HI,
+	CB_M_DC_PER_1K_ALLOC,
+	CB_M_DC_STALL_P90_NS,
+	CB_M_DC_STALL_P999_NS,
+	CB_M_ORIGIN(THP_FAULT),
+	CB_M_ORIGIN(SLAB),
+	CB_M_ORIGIN(NETWORK),
+	CB_M_ORIGIN(OTHER),
+	CB_M_DC_STALLS_CHEAP,
+	CB_M_DC_P99_NS_CHEAP,
+	CB_M_DC_STALLS_COSTLY,
+	CB_M_DC_P99_NS_COSTLY,
+	CB_M_CW(DIRECT),
+	CB_M_CW(KCOMPACTD),
+	CB_M_CW(PROACTIVE),
+	CB_M_CW(KHUGEPAGED),
+	CB_M_CW(MANUAL),
+	CB_M_EXTFRAG_EVENTS,
+	CB_M_EXTFRAG_CHANGE_OWNER,
+	CB_M_EXTFRAG_FRAGMENTING,
+	CB_M_EXTFRAG_UNMOVABLE_IN_MOVABLE,
 	CB_M_VM_COMPACT_STALL,
 	CB_M_VM_COMPACT_FAIL,
 	CB_M_VM_COMPACT_SUCCESS,
@@ -46,14 +77,31 @@ enum cb_metric_id {
 	CB_M_VM_THP_FAULT_ALLOC,
 	CB_M_VM_THP_FAULT_FALLBACK,
 	CB_M_VM_ALLOCSTALL,
+	CB_M_VM_PGSCAN_DIRECT,
+	CB_M_VM_PGSCAN_KSWAPD,
+	CB_M_VM_PGSTEAL_DIRECT,
+	CB_M_VM_PGSTEAL_KSWAPD,
+	CB_M_VM_COMPACT_ISOLATED,
+	CB_M_VM_COMPACT_DAEMON_MIGRATE_SCANNED,
+	CB_M_VM_COMPACT_DAEMON_FREE_SCANNED,
 	CB_M_THP_SUCCESS_RATE_VMSTAT,
 	CB_M_WL_THP_HUGE,
 	CB_M_WL_THP_BASE,
 	CB_M_WL_THP_SUCCESS_RATE,
 	CB_M_WL_FAULT_P50_NS,
 	CB_M_WL_FAULT_P99_NS,
+	CB_M_CPU_KCOMPACTD_NS,
+	CB_M_CPU_KHUGEPAGED_NS,
+	CB_M_CPU_BACKGROUND_NS,
+	CB_M_FRAG_SCORE_START,
+	CB_M_FRAG_SCORE_END,
+	CB_M_FRAG_SCORE_MAX,
+	CB_M_ENERGY_MODELED_J,
+	CB_M_ENERGY_RAPL_J,
 	CB_M_NR
 };
+
+#define CB_WATTS_PER_CORE_DEFAULT 10.0
 
 /* the workload's own view: the last {"type":"summary"} of workload/ *thp-demand*.jsonl */
 struct cb_wl_summary {
@@ -68,6 +116,8 @@ struct cb_metric_in {
 	const struct cb_stalls *st;
 	const struct cb_vmstat *before, *after;
 	const struct cb_wl_summary *wl;
+	const struct cb_agentdata *agent;
+	double watts_per_core;	/* for energy_modeled_j; 0: CB_WATTS_PER_CORE_DEFAULT */
 };
 
 struct cb_values {
@@ -82,7 +132,9 @@ struct cb_metric {
 	enum cb_source source;
 	enum cb_agg agg;
 	const char *vmstat; /* VMSTAT rows: the /proc/vmstat key; "x_" sums every "x_*" key */
-	bool (*get)(const struct cb_metric_in *in, double *v); /* TRACE / WORKLOAD rows */
+	/* the other rows: a getter, called with the row's @arg; false means null */
+	bool (*get)(const struct cb_metric_in *in, int arg, double *v);
+	int arg;
 	const char *help;
 };
 

@@ -24,6 +24,7 @@
 struct cellrec {
 	char id[256], kernel[128], setting[128], workload[128];
 	bool ok;
+	bool bad;	/* left out for bad input (missing or corrupt files), not for its status */
 	char reason[768];
 	struct cb_cell_summary sum;
 };
@@ -56,6 +57,19 @@ static const struct col {
 
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
+/* the cost table: what the background work cost and what it bought */
+static const struct col cost_cols[] = {
+	{ "stalls/1k_alloc", CB_M_DC_PER_1K_ALLOC, 1, 2, 16 },
+	{ "p99.9_us", CB_M_DC_STALL_P999_NS, 1e-3, 1, 10 },
+	{ "kcompactd_ms", CB_M_CPU_KCOMPACTD_NS, 1e-6, 1, 13 },
+	{ "khugepaged_ms", CB_M_CPU_KHUGEPAGED_NS, 1e-6, 1, 14 },
+	{ "frag_end", CB_M_FRAG_SCORE_END, 1, -1, 9 },
+	{ "energy_modeled_J", CB_M_ENERGY_MODELED_J, 1, 2, 17 },
+	{ "energy_rapl_J", CB_M_ENERGY_RAPL_J, 1, 2, 14 },
+};
+
+#define NCOST (sizeof(cost_cols) / sizeof(cost_cols[0]))
+
 static void fmt_val(char *buf, size_t len, double v, int decimals)
 {
 	if (decimals < 0)
@@ -86,23 +100,56 @@ static void notes_text(const struct group *g, char *buf, size_t len)
 			 g->n);
 }
 
-static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
-			const char *workload)
+/*
+ * the exchange rate of @g against the baseline @base: extra background CPU (kcompactd +
+ * khugepaged) per unit of direct-compaction stall time avoided, from the medians
+ */
+static void exchange_text(const struct group *g, const struct group *base, char *buf, size_t len)
 {
+	double cpu, cpu0, st, st0;
+
+	if (g == base) {
+		snprintf(buf, len, "baseline");
+		return;
+	}
+	if (cb_metrics_aggregate(CB_M_CPU_BACKGROUND_NS, g->vals, g->n, &cpu) ||
+	    cb_metrics_aggregate(CB_M_CPU_BACKGROUND_NS, base->vals, base->n, &cpu0) ||
+	    cb_metrics_aggregate(CB_M_DC_STALL_TOTAL_NS, g->vals, g->n, &st) ||
+	    cb_metrics_aggregate(CB_M_DC_STALL_TOTAL_NS, base->vals, base->n, &st0)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	if (st0 - st <= 0)
+		snprintf(buf, len, "n/a (none avoided)");
+	else
+		snprintf(buf, len, "%.3f", (cpu - cpu0) / (st0 - st));
+}
+
+static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
+			const char *workload, const struct col *cl, size_t nc, bool cost)
+{
+	struct group *base = NULL;
 	char buf[64], notes[128];
 	size_t c;
 	int i;
 
-	fprintf(txt, "kernel %s, workload %s (medians over repetitions)\n", kernel, workload);
-	fprintf(txt, "%-16s %4s", "setting", "reps");
-	fprintf(md, "### kernel `%s`, workload `%s`\n\n| setting | reps |", kernel, workload);
-	for (c = 0; c < NCOLS; c++) {
-		fprintf(txt, " %*s", cols[c].width, cols[c].head);
-		fprintf(md, " %s |", cols[c].head);
+	if (!cost) {
+		fprintf(txt, "kernel %s, workload %s (medians over repetitions)\n", kernel, workload);
+		fprintf(md, "### kernel `%s`, workload `%s`\n\n", kernel, workload);
+	} else {
+		fprintf(txt, "cost (medians; energy is modeled unless energy_rapl_J has a value)\n");
+		fprintf(md, "Cost (medians; `energy_modeled_J` is modeled from CPU time, "
+			"`energy_rapl_J` measured where RAPL exists):\n\n");
 	}
-	fprintf(txt, "  notes\n");
-	fprintf(md, " notes |\n| --- | ---: |");
-	for (c = 0; c < NCOLS; c++)
+	fprintf(txt, "%-16s %4s", "setting", "reps");
+	fprintf(md, "| setting | reps |");
+	for (c = 0; c < nc; c++) {
+		fprintf(txt, " %*s", cl[c].width, cl[c].head);
+		fprintf(md, " %s |", cl[c].head);
+	}
+	fprintf(txt, "  %s\n", cost ? "exchange_rate" : "notes");
+	fprintf(md, " %s |\n| --- | ---: |", cost ? "exchange rate" : "notes");
+	for (c = 0; c < nc; c++)
 		fprintf(md, " ---: |");
 	fprintf(md, " --- |\n");
 	for (i = 0; i < ng; i++) {
@@ -110,16 +157,28 @@ static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const cha
 
 		if (strcmp(g->kernel, kernel) || strcmp(g->workload, workload) || !g->n)
 			continue;
+		if (!base)
+			base = g;
 		fprintf(txt, "%-16s %4d", g->setting, g->n);
 		fprintf(md, "| %s | %d |", g->setting, g->n);
-		for (c = 0; c < NCOLS; c++) {
-			cell_text(g, &cols[c], buf, sizeof(buf));
-			fprintf(txt, " %*s", cols[c].width, buf);
+		for (c = 0; c < nc; c++) {
+			cell_text(g, &cl[c], buf, sizeof(buf));
+			fprintf(txt, " %*s", cl[c].width, buf);
 			fprintf(md, " %s |", buf);
 		}
-		notes_text(g, notes, sizeof(notes));
+		if (cost)
+			exchange_text(g, base, notes, sizeof(notes));
+		else
+			notes_text(g, notes, sizeof(notes));
 		fprintf(txt, "%s%s\n", notes[0] ? "  " : "", notes);
 		fprintf(md, " %s |\n", notes);
+	}
+	if (cost && base) {
+		fprintf(txt, "exchange rate: extra kcompactd+khugepaged CPU ns per ns of direct-"
+			"compaction stall time avoided, against '%s'\n", base->setting);
+		fprintf(md, "\nExchange rate: extra kcompactd+khugepaged CPU time per unit of "
+			"direct-compaction stall time avoided, against the baseline `%s` (first "
+			"setting).\n", base->setting);
 	}
 	fprintf(txt, "\n");
 	fprintf(md, "\n");
@@ -225,7 +284,7 @@ static int analyze_cells(const char *run_dir, struct json_object *cells, struct 
 			 int n)
 {
 	char dir[PATH_MAX], err[768];
-	int i, left = 0;
+	int i, left = 0, rc;
 
 	for (i = 0; i < n; i++) {
 		struct json_object *c = json_object_array_get_idx(cells, i);
@@ -240,12 +299,13 @@ static int analyze_cells(const char *run_dir, struct json_object *cells, struct 
 				 i);
 		} else if (cb_path(dir, sizeof(dir), "%s/%s", run_dir, r->id) < 0) {
 			snprintf(r->reason, sizeof(r->reason), "%s: path too long", r->id);
-		} else if (cb_summarize_cell(dir, &r->sum, err, sizeof(err))) {
+		} else if ((rc = cb_summarize_cell(dir, &r->sum, err, sizeof(err)))) {
 			/* name files relative to the run: the report must not depend on its path */
 			size_t dl = strlen(run_dir);
 
 			copy(r->reason, sizeof(r->reason),
 			     !strncmp(err, run_dir, dl) && err[dl] == '/' ? err + dl + 1 : err);
+			r->bad = rc == -1;
 		} else {
 			r->ok = true;
 		}
@@ -300,8 +360,12 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 		for (j = 0; j < i; j++)
 			if (same_kw(&gs[j], &gs[i]))
 				break;
-		if (j == i)
-			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload);
+		if (j == i) {
+			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, cols, NCOLS,
+				    false);
+			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, cost_cols,
+				    NCOST, true);
+		}
 	}
 	fprintf(md, "## Cells left out\n\n");
 	if (left) {
@@ -401,6 +465,9 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 	}
 	fprintf(out, "report: %s/report.md\n", run_dir);
 	ret = left ? 1 : 0;
+	for (i = 0; i < n; i++)
+		if (recs[i].bad)
+			ret = 2;
 out:
 	if (md)
 		fclose(md);

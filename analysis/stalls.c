@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * stalls.c - direct compaction stalls from tracepoints: the per-pid attempt state machine
- * and the trace.dat adapter that feeds it. The rule is in analysis/README.md; in short:
+ * stalls.c - the per-pid state machine behind the tracepoint method. The rules are in
+ * analysis/README.md; in short:
  *
  *   attempt  = try_to_compact_pages of a pid .. that pid's next try_to_compact_pages,
  *              direct reclaim begin, mm_page_alloc of the attempt's order, or end of trace
@@ -10,27 +10,43 @@
  *              exactly when __alloc_pages_direct_compact counts COMPACTSTALL
  *   duration = try_to_compact_pages .. the attempt's mm_page_alloc, else its last
  *              compaction event
+ *   run      = mm_compaction_begin .. mm_compaction_end of one pid, attributed at its begin:
+ *              inside an attempt direct (khugepaged if the task is), else kcompactd after
+ *              kcompactd_wake, proactive after kcompactd_sleep without a wake, else manual
  */
 #include "stalls.h"
-#include "trace.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <gsl/gsl_statistics_double.h>
-#include <traceevent/event-parse.h>
 
 const char *const cb_bg_names[CB_BG_NR] = {
 	[CB_BG_KCOMPACTD] = "kcompactd",
 	[CB_BG_KHUGEPAGED] = "khugepaged",
 	[CB_BG_OTHER] = "other",
 };
+
+const char *const cb_attr_names[CB_ATTR_NR] = {
+	[CB_ATTR_DIRECT] = "direct",
+	[CB_ATTR_KCOMPACTD] = "kcompactd",
+	[CB_ATTR_PROACTIVE] = "proactive",
+	[CB_ATTR_KHUGEPAGED] = "khugepaged",
+	[CB_ATTR_MANUAL] = "manual",
+	[CB_ATTR_UNKNOWN] = "unknown",
+};
+
+const char *const cb_end_names[CB_END_NR] = {
+	[CB_END_SUCCESS] = "success",
+	[CB_END_COMPLETE] = "complete",
+	[CB_END_PARTIAL] = "partial_skipped",
+	[CB_END_CONTENDED] = "contended",
+	[CB_END_OTHER] = "other",
+};
+
+/* what a kcompactd pid did last: kcompactd() sleeps, then either wakes for work or not */
+enum { KC_UNKNOWN, KC_WOKEN, KC_SLEPT };
 
 /* one pid's state; the table is open addressing with linear probing */
 struct pst {
@@ -42,20 +58,33 @@ struct pst {
 	bool kcompactd; /* emitted kcompactd_wake/sleep */
 	bool khugepaged;
 	bool outside;	/* the attempt began outside the window */
+	bool has_hint;	/* saw mm_compaction_suitable outside an attempt ... */
+	bool run_in_win;
+	bool cut;	/* events were lost while the attempt was open */
+	int hint_order; /* ... of this order (-1: compact_memory / proactive, 6.1) */
+	int kc_state;
 	int order;
-	uint64_t start, last;
+	uint8_t origin;
+	int run_attr;	/* the open run's attribution, -1: none */
+	uint64_t start, last, run_start;
 };
 
 void cb_stalls_init(struct cb_stalls *s, long long suitable_success)
 {
 	memset(s, 0, sizeof(*s));
 	s->suitable_success = suitable_success;
+	s->pageblock_order = 9;
 }
 
 void cb_stalls_set_window(struct cb_stalls *s, uint64_t start, uint64_t end)
 {
 	s->win_start = start;
 	s->win_end = end;
+}
+
+static bool in_window(const struct cb_stalls *s, uint64_t ts)
+{
+	return !s->win_end || (ts >= s->win_start && ts <= s->win_end);
 }
 
 static size_t hash_pid(int pid, size_t cap)
@@ -92,24 +121,32 @@ static struct pst *lookup(struct cb_stalls *s, int pid, bool create)
 			return &tab[i];
 	if (!create)
 		return NULL;
+	memset(&tab[i], 0, sizeof(tab[i]));
 	tab[i].used = true;
 	tab[i].pid = pid;
+	tab[i].run_attr = -1;
 	s->npids++;
 	return &tab[i];
 }
 
-static int add_duration(struct cb_stalls *s, uint64_t ns)
+static int add_stall(struct cb_stalls *s, const struct pst *p, uint64_t ns)
 {
+	struct cb_stall_rec *r;
+
 	if (s->n == s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 1024;
-		double *nv = realloc(s->ns, ncap * sizeof(*nv));
+		struct cb_stall_rec *nv = realloc(s->rec, ncap * sizeof(*nv));
 
 		if (!nv)
 			return -1;
-		s->ns = nv;
+		s->rec = nv;
 		s->cap = ncap;
 	}
-	s->ns[s->n++] = (double)ns;
+	r = &s->rec[s->n++];
+	r->ns = (double)ns;
+	r->order = (int16_t)p->order;
+	r->origin = p->origin;
+	r->khugepaged = p->khugepaged;
 	s->total_ns += ns;
 	return 0;
 }
@@ -120,6 +157,10 @@ static int close_attempt(struct cb_stalls *s, struct pst *p, uint64_t end_ts, bo
 	uint64_t end = end_ts ? end_ts : p->last;
 
 	p->active = false;
+	if (p->cut) {
+		s->cut_by_loss++;	/* its events may be missing: counted apart */
+		return 0;
+	}
 	if (!p->qual) {
 		s->skipped++;
 		return 0;
@@ -141,63 +182,212 @@ static int close_attempt(struct cb_stalls *s, struct pst *p, uint64_t end_ts, bo
 		s->fail++;
 	if (p->order >= 0 && p->order <= CB_STALLS_MAX_ORDER)
 		s->by_order[p->order]++;
+	if (p->origin < CB_ORIGIN_NR)
+		s->by_origin[p->origin]++;
 	if (p->khugepaged)
 		s->khugepaged++;
-	return add_duration(s, end > p->start ? end - p->start : 0);
+	return add_stall(s, p, end > p->start ? end - p->start : 0);
 }
 
-static enum cb_bg_kind bg_kind(const struct pst *p, const char *comm)
+static bool is_kcompactd(const struct pst *p, const char *comm)
 {
-	if ((comm && !strncmp(comm, "kcompactd", 9)) || (p && p->kcompactd))
-		return CB_BG_KCOMPACTD;
-	if ((comm && !strcmp(comm, "khugepaged")) || (p && p->khugepaged))
-		return CB_BG_KHUGEPAGED;
-	return CB_BG_OTHER;
+	return (comm && !strncmp(comm, "kcompactd", 9)) || (p && p->kcompactd);
+}
+
+static bool is_khugepaged(const struct pst *p, const char *comm)
+{
+	return (comm && !strcmp(comm, "khugepaged")) || (p && p->khugepaged);
+}
+
+/* the attribution of a run that @p (with @comm) begins now */
+static enum cb_attr attribute(const struct pst *p, const char *comm)
+{
+	if (p->active)
+		return is_khugepaged(p, comm) ? CB_ATTR_KHUGEPAGED : CB_ATTR_DIRECT;
+	if (is_kcompactd(p, comm)) {
+		if (p->kc_state == KC_WOKEN)
+			return CB_ATTR_KCOMPACTD;	/* kcompactd_do_work() */
+		if (p->kc_state == KC_SLEPT)
+			return CB_ATTR_PROACTIVE;	/* woke by timeout or trigger */
+		if (p->has_hint && p->hint_order < 0)
+			return CB_ATTR_PROACTIVE;	/* 6.1: compaction_suitable(order -1) */
+		return CB_ATTR_KCOMPACTD;
+	}
+	if (is_khugepaged(p, comm))
+		return CB_ATTR_KHUGEPAGED;
+	return CB_ATTR_MANUAL;
+}
+
+static const enum cb_bg_kind attr_bg[CB_ATTR_NR] = {
+	[CB_ATTR_KCOMPACTD] = CB_BG_KCOMPACTD,
+	[CB_ATTR_PROACTIVE] = CB_BG_KCOMPACTD,
+	[CB_ATTR_KHUGEPAGED] = CB_BG_KHUGEPAGED,
+	[CB_ATTR_MANUAL] = CB_BG_OTHER,
+};
+
+static void begin_run(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev)
+{
+	enum cb_attr a = attribute(p, ev->comm);
+
+	if (p->active) {
+		s->direct_runs++;
+		p->qual = true;
+		p->ran = true;
+	} else {
+		s->bg_runs[attr_bg[a]]++;
+	}
+	p->has_hint = false;
+	if (p->run_attr >= 0 && p->run_in_win)
+		s->work[p->run_attr].open++;	/* a begin without the previous end */
+	p->run_attr = a;
+	p->run_start = ev->ts;
+	p->run_in_win = in_window(s, ev->ts);
+	if (p->run_in_win)
+		s->work[a].runs++;
+}
+
+static void end_run(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev)
+{
+	struct cb_work *w;
+
+	if (p->run_attr < 0)
+		return;
+	w = &s->work[p->run_attr];
+	if (p->run_in_win) {
+		w->run_ns += ev->ts > p->run_start ? ev->ts - p->run_start : 0;
+		w->end[ev->end < CB_END_NR ? ev->end : CB_END_OTHER]++;
+	}
+	p->run_attr = -1;
+}
+
+/* isolation and migration counts go to the run they belong to */
+static void add_work(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev)
+{
+	struct cb_work *w;
+
+	if (p && p->run_attr >= 0) {
+		if (!p->run_in_win)
+			return;
+		w = &s->work[p->run_attr];
+	} else {
+		if (!in_window(s, ev->ts))
+			return;
+		w = &s->work[CB_ATTR_UNKNOWN];
+	}
+	switch (ev->kind) {
+	case CB_SEV_ISOLATE_MIGRATE:
+		w->migrate_scanned += ev->a;
+		w->migrate_isolated += ev->b;
+		break;
+	case CB_SEV_ISOLATE_FREE:
+		w->free_scanned += ev->a;
+		w->free_isolated += ev->b;
+		break;
+	case CB_SEV_MIGRATE:
+		w->migrated += ev->a;
+		w->migrate_failed += ev->b;
+		break;
+	default:
+		break;
+	}
+}
+
+static void count_alloc(struct cb_stalls *s, const struct cb_sev *ev)
+{
+	if (ev->order <= 0 || !in_window(s, ev->ts))
+		return;
+	s->alloc_hi++;
+	if (!ev->ok)
+		s->alloc_hi_failed++;
+	s->alloc_by_order[ev->order <= CB_STALLS_MAX_ORDER ? ev->order : CB_STALLS_MAX_ORDER]++;
+}
+
+static void count_extfrag(struct cb_stalls *s, const struct cb_sev *ev)
+{
+	struct cb_extfrag *x;
+
+	if (!in_window(s, ev->ts))
+		return;
+	x = &s->extfrag[ev->a < CB_MT_NR ? ev->a : CB_MT_NR - 1]
+		       [ev->b < CB_MT_NR ? ev->b : CB_MT_NR - 1];
+	s->extfrag_events++;
+	x->events++;
+	x->change_ownership += ev->ok;
+	x->fragmenting += ev->order < s->pageblock_order;
+}
+
+static void start_attempt(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev)
+{
+	s->attempts++;
+	p->active = true;
+	p->qual = false;
+	p->ran = false;
+	p->cut = false;
+	p->order = ev->order;
+	p->start = p->last = ev->ts;
+	p->outside = s->win_end && (ev->ts < s->win_start || ev->ts > s->win_end);
+	if (ev->comm && !strcmp(ev->comm, "khugepaged"))
+		p->khugepaged = true;
+	p->origin = cb_origin_classify(ev->gfp, ev->order, p->khugepaged ? "khugepaged" : ev->comm);
 }
 
 int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 {
-	bool creates = ev->kind == CB_SEV_TRY || ev->kind == CB_SEV_KCOMPACTD;
-	struct pst *p = lookup(s, ev->pid, creates);
+	bool creates = ev->kind == CB_SEV_TRY || ev->kind == CB_SEV_KCOMPACTD ||
+		       ev->kind == CB_SEV_KCOMPACTD_SLEEP || ev->kind == CB_SEV_BEGIN ||
+		       (ev->kind == CB_SEV_SUITABLE && ev->order < 0);
+	struct pst *p;
 
-	if (creates && !p) {
-		errno = ENOMEM;
-		return -1;
+	if (ev->kind == CB_SEV_EXTFRAG) {
+		count_extfrag(s, ev);
+		return 0;
 	}
+	if (ev->kind == CB_SEV_LOSS) {
+		struct pst *tab = s->pids;
+		size_t i;
+
+		for (i = 0; i < s->pcap; i++)
+			if (tab[i].used && tab[i].active)
+				tab[i].cut = true;
+		return 0;
+	}
+	p = lookup(s, ev->pid, creates);
+	if (creates && !p)
+		goto nomem;
 	switch (ev->kind) {
 	case CB_SEV_TRY:
-		s->attempts++;
 		if (p->active && close_attempt(s, p, 0, false))
 			goto nomem;
-		p->active = true;
-		p->qual = false;
-		p->ran = false;
-		p->order = ev->order;
-		p->start = p->last = ev->ts;
-		p->outside = s->win_end && (ev->ts < s->win_start || ev->ts > s->win_end);
-		if (ev->comm && !strcmp(ev->comm, "khugepaged"))
-			p->khugepaged = true;
+		start_attempt(s, p, ev);
 		return 0;
 	case CB_SEV_KCOMPACTD:
 		p->kcompactd = true;
+		p->kc_state = KC_WOKEN;
+		return 0;
+	case CB_SEV_KCOMPACTD_SLEEP:
+		p->kcompactd = true;
+		p->kc_state = KC_SLEPT;
 		return 0;
 	case CB_SEV_RECLAIM_BEGIN:
 		if (p && p->active && close_attempt(s, p, 0, false))
 			goto nomem;
 		return 0;
 	case CB_SEV_PAGE_ALLOC:
+		count_alloc(s, ev);
 		if (p && p->active && ev->order == p->order &&
 		    close_attempt(s, p, ev->ts, ev->ok))
 			goto nomem;
 		return 0;
 	case CB_SEV_BEGIN:
-		if (!p || !p->active) {
-			s->bg_runs[bg_kind(p, ev->comm)]++;
+		begin_run(s, p, ev);
+		if (!p->active)
 			return 0;
-		}
-		s->direct_runs++;
-		p->qual = true;
-		p->ran = true;
+		break;
+	case CB_SEV_END:
+		if (p)
+			end_run(s, p, ev);
+		if (!p || !p->active)
+			return 0;
 		break;
 	case CB_SEV_DEFERRED:
 		if (!p || !p->active)
@@ -206,15 +396,30 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 		p->qual = true;
 		break;
 	case CB_SEV_SUITABLE:
-		if (!p || !p->active)
-			return 0;	/* reclaim calls compaction_suitable too */
+		if (!p || !p->active) {
+			/* reclaim calls compaction_suitable too: only a hint for the next run */
+			if (p) {
+				p->has_hint = true;
+				p->hint_order = ev->order;
+			}
+			return 0;
+		}
 		if (s->suitable_success >= 0 && ev->ret == s->suitable_success)
 			p->qual = true;
 		break;
-	case CB_SEV_END:
+	case CB_SEV_ISOLATE_MIGRATE:
+	case CB_SEV_ISOLATE_FREE:
+	case CB_SEV_MIGRATE:
+		add_work(s, p, ev);
+		if (!p || !p->active)
+			return 0;
+		break;
 	case CB_SEV_COMPACTION:
 		if (!p || !p->active)
 			return 0;
+		break;
+	case CB_SEV_EXTFRAG:
+	case CB_SEV_LOSS:
 		break;
 	}
 	p->last = ev->ts;
@@ -231,35 +436,57 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void cb_stalls_finish(struct cb_stalls *s)
+int cb_stalls_finish(struct cb_stalls *s)
 {
 	struct pst *tab = s->pids;
 	size_t i;
 
 	for (i = 0; i < s->pcap; i++) {
-		if (!tab[i].used || !tab[i].active)
+		if (!tab[i].used)
+			continue;
+		if (tab[i].run_attr >= 0 && tab[i].run_in_win)
+			s->work[tab[i].run_attr].open++;
+		tab[i].run_attr = -1;
+		if (!tab[i].active)
 			continue;
 		tab[i].active = false;
+		if (tab[i].cut) {
+			s->cut_by_loss++;
+			continue;
+		}
 		s->truncated++;
 		if (tab[i].qual)
 			s->truncated_stalls++;
 	}
-	if (s->n)
-		qsort(s->ns, s->n, sizeof(*s->ns), cmp_double);
+	free(s->ns);
+	s->ns = NULL;
+	if (!s->n)
+		return 0;
+	s->ns = malloc(s->n * sizeof(*s->ns));
+	if (!s->ns) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < s->n; i++)
+		s->ns[i] = s->rec[i].ns;
+	qsort(s->ns, s->n, sizeof(*s->ns), cmp_double);
+	return 0;
 }
 
 void cb_stalls_free(struct cb_stalls *s)
 {
 	free(s->ns);
+	free(s->rec);
 	free(s->pids);
 	s->ns = NULL;
+	s->rec = NULL;
 	s->pids = NULL;
 	s->n = s->cap = s->npids = s->pcap = 0;
 }
 
 int cb_stalls_quantile(const struct cb_stalls *s, double q, double *out)
 {
-	if (!s->n) {
+	if (!s->n || !s->ns) {
 		errno = ENODATA;
 		return -1;
 	}
@@ -269,302 +496,51 @@ int cb_stalls_quantile(const struct cb_stalls *s, double q, double *out)
 
 double cb_stalls_max(const struct cb_stalls *s)
 {
-	return s->n ? s->ns[s->n - 1] : 0;
+	return s->n && s->ns ? s->ns[s->n - 1] : 0;
 }
 
-/* ---- the trace.dat adapter ---- */
-
-/* the events read, by name; index = enum cb_sev_kind where one maps to one */
-static const struct {
-	const char *system, *name;
-	enum cb_sev_kind kind;
-	bool required;
-} wanted[] = {
-	{ "compaction", "mm_compaction_try_to_compact_pages", CB_SEV_TRY, true },
-	{ "compaction", "mm_compaction_begin", CB_SEV_BEGIN, true },
-	{ "compaction", "mm_compaction_end", CB_SEV_END, false },
-	{ "compaction", "mm_compaction_deferred", CB_SEV_DEFERRED, false },
-	{ "compaction", "mm_compaction_suitable", CB_SEV_SUITABLE, false },
-	{ "compaction", "mm_compaction_kcompactd_wake", CB_SEV_KCOMPACTD, false },
-	{ "compaction", "mm_compaction_kcompactd_sleep", CB_SEV_KCOMPACTD, false },
-	{ "vmscan", "mm_vmscan_direct_reclaim_begin", CB_SEV_RECLAIM_BEGIN, false },
-	{ "kmem", "mm_page_alloc", CB_SEV_PAGE_ALLOC, false },
-};
-
-#define NWANTED (sizeof(wanted) / sizeof(wanted[0]))
-
-/* compaction events that are not the task's own compaction work */
-static const char *const not_work[] = {
-	"mm_compaction_wakeup_kcompactd", /* the waker is kswapd or an allocator */
-};
-
-struct adapter {
-	struct cb_stalls *s;
-	int id[NWANTED];
-	struct cb_trace_field try_order, suit_ret, alloc_order, alloc_pfn, alloc_page;
-	int not_work_id[sizeof(not_work) / sizeof(not_work[0])];
-	char *err;
-	size_t errlen;
-};
-
-static bool is_compaction_event(struct cb_trace *t, int type)
+bool cb_stalls_recorded(const struct cb_stalls *s, const char *event)
 {
-	const char *sys = cb_trace_event_system(t, type);
+	size_t len = strlen(event);
+	const char *p = s->missing;
 
-	return sys && !strcmp(sys, "compaction");
+	while ((p = strstr(p, event))) {
+		if ((p == s->missing || p[-1] == ',') && (p[len] == ',' || !p[len]))
+			return false;
+		p += len;
+	}
+	return true;
 }
 
-static int on_record(struct cb_trace *t, struct tep_record *rec, int type, void *data)
+int cb_stalls_dist(const struct cb_stalls *s, enum cb_split split, int value, struct cb_dist *d,
+		   struct cb_hist *h)
 {
-	struct adapter *a = data;
-	struct cb_sev ev = { .ts = rec->ts, .order = -1 };
-	unsigned long long u;
-	long long v;
-	size_t i;
+	double *v = NULL;
+	size_t i, k = 0;
 
-	for (i = 0; i < NWANTED; i++)
-		if (a->id[i] == type)
-			break;
-	if (i == NWANTED) {
-		for (i = 0; i < sizeof(a->not_work_id) / sizeof(a->not_work_id[0]); i++)
-			if (a->not_work_id[i] == type)
-				return 0;
-		if (!is_compaction_event(t, type))
-			return 0;
-		ev.kind = CB_SEV_COMPACTION;
-	} else {
-		ev.kind = wanted[i].kind;
-	}
-	ev.pid = cb_trace_pid(t, rec);
-	switch (ev.kind) {
-	case CB_SEV_TRY:
-		cb_trace_s64(&a->try_order, rec, &v);
-		ev.order = (int)v;
-		ev.comm = cb_trace_comm(t, ev.pid);
-		break;
-	case CB_SEV_BEGIN:
-		ev.comm = cb_trace_comm(t, ev.pid);
-		break;
-	case CB_SEV_SUITABLE:
-		cb_trace_s64(&a->suit_ret, rec, &ev.ret);
-		break;
-	case CB_SEV_PAGE_ALLOC:
-		cb_trace_u64(&a->alloc_order, rec, &u);
-		ev.order = (int)u;
-		if (a->alloc_pfn.f) {
-			unsigned int bits = a->alloc_pfn.f->size * 8;
-			unsigned long long all = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
-
-			cb_trace_u64(&a->alloc_pfn, rec, &u);
-			ev.ok = u != all;
-		} else {
-			cb_trace_u64(&a->alloc_page, rec, &u);
-			ev.ok = u != 0;
-		}
-		break;
-	default:
-		break;
-	}
-	if (cb_stalls_feed(a->s, &ev)) {
-		snprintf(a->err, a->errlen, "%s: out of memory", cb_trace_path(t));
-		return -1;
-	}
-	return 0;
-}
-
-/* read @path into @s in this process */
-static int read_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen)
-{
-	uint64_t ws = s->win_start, we = s->win_end;
-	struct adapter a = { .s = s, .err = err, .errlen = errlen };
-	struct cb_trace_stats st;
-	struct cb_trace *t;
-	long long succ;
-	size_t i;
-	int ret = -1;
-
-	cb_stalls_init(s, -1);
-	cb_stalls_set_window(s, ws, we);
-	t = cb_trace_open(path, err, errlen);
-	if (!t)
-		return -1;
-	if (!cb_trace_symbol(t, "compaction", "mm_compaction_suitable", "ret", "success", &succ))
-		s->suitable_success = succ;
-	for (i = 0; i < NWANTED; i++) {
-		a.id[i] = cb_trace_event_id(t, wanted[i].system, wanted[i].name);
-		if (a.id[i] >= 0)
-			continue;
-		if (wanted[i].required) {
-			snprintf(err, errlen, "%s: event %s:%s is not in the trace: direct compaction "
-				 "stalls cannot be reconstructed", path, wanted[i].system,
-				 wanted[i].name);
-			goto out;
-		}
-		snprintf(s->missing + strlen(s->missing), sizeof(s->missing) - strlen(s->missing),
-			 "%s%s:%s", s->missing[0] ? "," : "", wanted[i].system, wanted[i].name);
-	}
-	for (i = 0; i < sizeof(not_work) / sizeof(not_work[0]); i++)
-		a.not_work_id[i] = cb_trace_event_id(t, "compaction", not_work[i]);
-	if (cb_trace_field(t, "compaction", "mm_compaction_try_to_compact_pages", "order",
-			   &a.try_order, err, errlen) ||
-	    cb_trace_field(t, "compaction", "mm_compaction_suitable", "ret", &a.suit_ret, err,
-			   errlen) ||
-	    cb_trace_field(t, "kmem", "mm_page_alloc", "order", &a.alloc_order, err, errlen))
-		goto out;
-	/* the allocated page: "pfn" since 4.x, "page" before; -1 / NULL means it failed */
-	if (cb_trace_field(t, "kmem", "mm_page_alloc", "pfn", &a.alloc_pfn, err, errlen) &&
-	    cb_trace_field(t, "kmem", "mm_page_alloc", "page", &a.alloc_page, err, errlen)) {
-		snprintf(err, errlen, "%s: event kmem:mm_page_alloc has neither field 'pfn' nor "
-			 "'page' in this kernel's format", path);
-		goto out;
-	}
-	if (cb_trace_iterate(t, on_record, &a, &st, err, errlen))
-		goto out;
-	cb_stalls_finish(s);
-	s->events = st.events;
-	s->missed = st.missed;
-	s->missed_unknown = st.missed_unknown;
-	s->first_ts = st.first_ts;
-	s->last_ts = st.last_ts;
-	ret = 0;
-out:
-	if (ret)
-		cb_stalls_free(s);
-	cb_trace_close(t);
-	return ret;
-}
-
-/* what the reading child sends back: its result, its message, the counters */
-struct reply {
-	int ret;
-	char err[1024];
-	struct cb_stalls s;
-};
-
-static int read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
+	if (h)
+		memset(h, 0, sizeof(*h));
+	if (s->n) {
+		v = malloc(s->n * sizeof(*v));
+		if (!v) {
+			errno = ENOMEM;
 			return -1;
-		p += n;
-		len -= n;
+		}
 	}
-	return 0;
-}
+	for (i = 0; i < s->n; i++) {
+		const struct cb_stall_rec *r = &s->rec[i];
 
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
+		if ((split == CB_SPLIT_ORDER && r->order != value) ||
+		    (split == CB_SPLIT_ORIGIN && r->origin != value) ||
+		    (split == CB_SPLIT_COSTLY && (r->order > 3) != (value != 0)))
 			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
+		v[k++] = r->ns;
+		if (h)
+			cb_hist_add(h, (uint64_t)r->ns);
 	}
-	return 0;
-}
-
-static void child(const char *path, int fd, struct reply *r)
-{
-	struct rlimit no_core = { 0, 0 };
-	int ret = 0;
-	double *ns;
-	void *pids;
-
-	setrlimit(RLIMIT_CORE, &no_core);	/* a crash on a bad file is expected: no core */
-	r->ret = read_trace(path, &r->s, r->err, sizeof(r->err));
-	ns = r->s.ns;
-	pids = r->s.pids;
-	r->s.ns = NULL;
-	r->s.pids = NULL;
-	if (write_full(fd, r, sizeof(*r)) || (!r->ret && r->s.n &&
-					      write_full(fd, ns, r->s.n * sizeof(*ns))))
-		ret = 1;
-	free(ns);
-	free(pids);
-	free(r);
-	_exit(ret);
-}
-
-/*
- * libtraceevent and libtracecmd trust what a trace.dat says about itself: a corrupt format
- * section can crash them. The reading runs in a child process, so a bad file costs an
- * error message naming it, never the analyzer.
- */
-int cb_stalls_from_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen)
-{
-	return cb_stalls_from_trace_window(path, 0, 0, s, err, errlen);
-}
-
-int cb_stalls_from_trace_window(const char *path, uint64_t ws, uint64_t we, struct cb_stalls *s,
-				char *err, size_t errlen)
-{
-	struct reply *r = NULL;
-	int p[2], st, got;
-	pid_t pid;
-
-	cb_stalls_init(s, -1);
-	cb_stalls_set_window(s, ws, we);
-	r = calloc(1, sizeof(*r));
-	if (r)
-		cb_stalls_set_window(&r->s, ws, we);
-	if (!r || pipe2(p, O_CLOEXEC)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		free(r);
-		return -1;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "%s: cannot fork the reader: %s", path, strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		free(r);
-		return -1;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		child(path, p[1], r);
-	}
-	close(p[1]);
-	got = !read_full(p[0], r, sizeof(*r));
-	if (got && !r->ret) {
-		*s = r->s;
-		s->cap = s->n;
-		s->ns = s->n ? malloc(s->n * sizeof(*s->ns)) : NULL;
-		if ((s->n && !s->ns) || (s->n && read_full(p[0], s->ns, s->n * sizeof(*s->ns))))
-			got = 0;
-	}
-	close(p[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(st)) {
-		snprintf(err, errlen, "%s: corrupt trace: reading it crashed libtracecmd/libtraceevent "
-			 "(%s)", path, strsignal(WTERMSIG(st)));
-		got = 0;
-	} else if (got && r->ret) {
-		snprintf(err, errlen, "%s", r->err);
-		got = 0;
-	} else if (!got) {
-		snprintf(err, errlen, "%s: the trace reader stopped before its result (exit %d)",
-			 path, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-	}
-	free(r);
-	if (!got) {
-		cb_stalls_free(s);
-		cb_stalls_init(s, -1);
-		return -1;
-	}
+	if (k)
+		qsort(v, k, sizeof(*v), cmp_double);
+	cb_dist_from_sorted(v, k, d);
+	free(v);
 	return 0;
 }

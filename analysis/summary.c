@@ -2,7 +2,9 @@
 /*
  * summary.c - analyze one cell directory into metrics and summary.json.
  */
+#include "agentdata.h"
 #include "summary.h"
+#include "summary_json.h"
 #include "util.h"
 #include "vmstat.h"
 
@@ -16,6 +18,18 @@
 #include <unistd.h>
 
 #include <json-c/json.h>
+
+static double watts_per_core = CB_WATTS_PER_CORE_DEFAULT;
+
+void cb_summary_set_watts_per_core(double watts)
+{
+	watts_per_core = watts > 0 ? watts : CB_WATTS_PER_CORE_DEFAULT;
+}
+
+double cb_summary_watts_per_core(void)
+{
+	return watts_per_core;
+}
 
 long long cb_crosscheck_tolerance(long long vmstat_compact_stall)
 {
@@ -70,7 +84,7 @@ static char *find_thp_jsonl(const char *dir)
 	return best;
 }
 
-static bool get_num(struct json_object *o, const char *key, double *v)
+static bool get_cb_json_num(struct json_object *o, const char *key, double *v)
 {
 	struct json_object *x;
 	enum json_type t;
@@ -124,28 +138,17 @@ int cb_wl_read_summary(const char *cell_dir, struct cb_wl_summary *out, char *er
 	if (!last)
 		return 0;	/* the workload died before its summary: its metrics are null */
 	out->present = true;
-	out->has[0] = get_num(last, "huge", &out->huge);
-	out->has[1] = get_num(last, "base", &out->base);
-	out->has[2] = get_num(last, "thp_success_rate", &out->rate);
+	out->has[0] = get_cb_json_num(last, "huge", &out->huge);
+	out->has[1] = get_cb_json_num(last, "base", &out->base);
+	out->has[2] = get_cb_json_num(last, "thp_success_rate", &out->rate);
 	json_object_object_get_ex(last, "fault_ns", &fault);
-	out->has[3] = get_num(fault, "p50", &out->p50);
-	out->has[4] = get_num(fault, "p99", &out->p99);
+	out->has[3] = get_cb_json_num(fault, "p50", &out->p50);
+	out->has[4] = get_cb_json_num(fault, "p99", &out->p99);
 	json_object_put(last);
 	return 0;
 }
 
 /* ---- JSON ---- */
-
-/* whole numbers as JSON integers, the rest as doubles with 10 significant digits */
-static struct json_object *num(double v)
-{
-	char buf[32];
-
-	if (v == floor(v) && fabs(v) < 9007199254740992.0)
-		return json_object_new_int64((int64_t)v);
-	snprintf(buf, sizeof(buf), "%.10g", v);
-	return json_object_new_double_s(v, buf);
-}
 
 struct json_object *cb_summary_metrics_json(const struct cb_values *val, bool only_trace)
 {
@@ -155,7 +158,7 @@ struct json_object *cb_summary_metrics_json(const struct cb_values *val, bool on
 	for (i = 0; i < CB_M_NR; i++) {
 		if (only_trace && cb_metrics[i].source != CB_SRC_TRACE)
 			continue;
-		json_object_object_add(m, cb_metrics[i].name, val->set[i] ? num(val->v[i]) : NULL);
+		json_object_object_add(m, cb_metrics[i].name, val->set[i] ? cb_json_num(val->v[i]) : NULL);
 	}
 	return m;
 }
@@ -249,8 +252,10 @@ static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long
 		return -1;
 	}
 	if (access(path, R_OK) < 0) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
+		int e = errno;
+
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
+		return e == ENOENT ? -2 : -1;	/* no meta.json: the cell never ran */
 	}
 	meta = json_object_from_file(path);
 	if (!meta || !json_object_is_type(meta, json_type_object)) {
@@ -264,7 +269,7 @@ static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long
 		snprintf(err, errlen, "%s: status is \"%s\", not \"complete\"%s%s", path,
 			 status ? status : "(missing)", s ? ": " : "", s ? s : "");
 		json_object_put(meta);
-		return -1;
+		return -2;
 	}
 	json_object_object_get_ex(meta, "cell", &c);
 	snprintf(cs->id, sizeof(cs->id), "%s", jstr(c, "id") ? : "");
@@ -296,21 +301,21 @@ static struct json_object *crosscheck_json(const struct cb_values *v, struct cb_
 	}
 	tol = cb_crosscheck_tolerance((long long)v->v[CB_M_VM_COMPACT_STALL]);
 	cs->agree = fabs(v->v[CB_M_DC_STALLS] - v->v[CB_M_VM_COMPACT_STALL]) <= (double)tol;
-	json_object_object_add(x, "trace_stalls", num(v->v[CB_M_DC_STALLS]));
-	json_object_object_add(x, "vmstat_compact_stall", num(v->v[CB_M_VM_COMPACT_STALL]));
+	json_object_object_add(x, "trace_stalls", cb_json_num(v->v[CB_M_DC_STALLS]));
+	json_object_object_add(x, "vmstat_compact_stall", cb_json_num(v->v[CB_M_VM_COMPACT_STALL]));
 	json_object_object_add(x, "agree", json_object_new_boolean(cs->agree));
 	json_object_object_add(x, "tolerance", json_object_new_int64(tol));
 	json_object_object_add(x, "tolerance_rule",
 			       json_object_new_string("|trace_stalls - vmstat_compact_stall| <= "
 						      "max(2, ceil(1% of vmstat_compact_stall))"));
 	json_object_object_add(x, "trace_success", v->set[CB_M_DC_SUCCESS] ?
-			       num(v->v[CB_M_DC_SUCCESS]) : NULL);
+			       cb_json_num(v->v[CB_M_DC_SUCCESS]) : NULL);
 	json_object_object_add(x, "vmstat_compact_success", v->set[CB_M_VM_COMPACT_SUCCESS] ?
-			       num(v->v[CB_M_VM_COMPACT_SUCCESS]) : NULL);
+			       cb_json_num(v->v[CB_M_VM_COMPACT_SUCCESS]) : NULL);
 	json_object_object_add(x, "trace_fail",
-			       v->set[CB_M_DC_FAIL] ? num(v->v[CB_M_DC_FAIL]) : NULL);
+			       v->set[CB_M_DC_FAIL] ? cb_json_num(v->v[CB_M_DC_FAIL]) : NULL);
 	json_object_object_add(x, "vmstat_compact_fail", v->set[CB_M_VM_COMPACT_FAIL] ?
-			       num(v->v[CB_M_VM_COMPACT_FAIL]) : NULL);
+			       cb_json_num(v->v[CB_M_VM_COMPACT_FAIL]) : NULL);
 	return x;
 }
 
@@ -320,6 +325,7 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 	struct cb_vmstat before = { 0 }, after = { 0 };
 	struct json_object *root = NULL, *cell = NULL;
 	struct cb_wl_summary wl;
+	struct cb_agentdata ad;
 	struct cb_stalls st;
 	struct cb_metric_in in;
 	char path[PATH_MAX];
@@ -331,8 +337,10 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 
 	memset(cs, 0, sizeof(*cs));
 	memset(&st, 0, sizeof(st));
-	if (read_meta(cell_dir, cs, &lost, &ws, &we, &cell, err, errlen))
-		return -1;
+	ret = read_meta(cell_dir, cs, &lost, &ws, &we, &cell, err, errlen);
+	if (ret)
+		return ret;
+	ret = -1;
 	if (cb_path(path, sizeof(path), "%s/vmstat.before", cell_dir) < 0 ||
 	    cb_vmstat_read(path, &before, err, errlen))
 		goto out;
@@ -344,7 +352,10 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 		goto out;
 	if (cb_wl_read_summary(cell_dir, &wl, err, errlen))
 		goto out;
-	in = (struct cb_metric_in){ .st = &st, .before = &before, .after = &after, .wl = &wl };
+	if (cb_agentdata_read(cell_dir, ws, we, &ad, err, errlen))
+		goto out;
+	in = (struct cb_metric_in){ .st = &st, .before = &before, .after = &after, .wl = &wl,
+				    .agent = &ad, .watts_per_core = watts_per_core };
 	cb_metrics_compute(&in, &cs->val);
 	cs->lost = lost > 0 || st.missed > 0 || st.missed_unknown > 0;
 
@@ -359,6 +370,13 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 			       wl.present ? json_object_new_string(wl.file) : NULL);
 	json_object_object_add(root, "metrics", cb_summary_metrics_json(&cs->val, false));
 	json_object_object_add(root, "crosscheck", crosscheck_json(&cs->val, cs));
+	json_object_object_add(root, "stalls", cb_summary_stalls_json(&st));
+	json_object_object_add(root, "allocations", cb_summary_alloc_json(&st));
+	json_object_object_add(root, "compaction", cb_summary_work_json(&st, &before, &after));
+	json_object_object_add(root, "extfrag", cb_summary_extfrag_json(&st));
+	json_object_object_add(root, "fragmentation", cb_summary_frag_json(&ad));
+	json_object_object_add(root, "cpu", cb_summary_cpu_json(&ad, &st));
+	json_object_object_add(root, "energy", cb_summary_energy_json(&ad, &st, watts_per_core));
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (asprintf(&buf, "%s\n", text) < 0) {

@@ -52,10 +52,20 @@ struct json_object *cb_summary_trace_json(const char *file, const struct cb_stal
 struct json_object *cb_summary_metrics_json(const struct cb_values *val, bool only_trace);
 
 /*
+ * cb_summary_set_watts_per_core - the watts per busy core of the modeled energy
+ * (energy_modeled_j); 0 or less restores CB_WATTS_PER_CORE_DEFAULT
+ */
+void cb_summary_set_watts_per_core(double watts);
+
+/* cb_summary_watts_per_core - the value in use */
+double cb_summary_watts_per_core(void);
+
+/*
  * cb_summarize_cell - analyze @cell_dir and write @cell_dir/summary.json atomically; @out
  * (may be NULL) receives the cell's identity and metrics for the run report.
- * A cell whose meta.json status is not "complete" is refused. Returns 0, or -1 with a
- * message naming the file (and field or line) in @err.
+ * Returns 0; -2 when meta.json's status is not "complete" (the cell is refused, not bad);
+ * or -1 for bad input: a missing, unreadable or corrupt file. Both with a message naming
+ * the file (and field, line or offset) in @err.
  */
 int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *err, size_t errlen);
 

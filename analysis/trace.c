@@ -4,10 +4,13 @@
  * iterate every record in timestamp order.
  */
 #include "trace.h"
+#include "shed.h"
+#include "tracecheck.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 struct cb_trace {
 	struct tracecmd_input *in;
 	struct tep_handle *tep;
+	struct cb_shed *shed;	/* v6: drop pages read (shed.h) */
 	char path[PATH_MAX];
 };
 
@@ -69,9 +73,13 @@ static int check_magic(const char *path, char *err, size_t errlen)
 
 struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 {
+	struct cb_tracecheck info;
 	struct cb_trace *t;
 
 	if (check_magic(path, err, errlen))
+		return NULL;
+	/* kbuffer trusts page headers: refuse a corrupt page before libtracecmd sees it */
+	if (cb_tracecheck_file(path, &info, err, errlen))
 		return NULL;
 	/* libtracecmd and libtraceevent print warnings about odd input: we report instead */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
@@ -103,6 +111,8 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 		free(t);
 		return NULL;
 	}
+	if (info.checked)
+		t->shed = cb_shed_new(path, info.nr_cpus);
 	t->tep = tracecmd_get_tep(t->in);
 	if (!t->tep) {
 		set_err(err, errlen, "%s: no event formats in the file", path);
@@ -118,6 +128,7 @@ void cb_trace_close(struct cb_trace *t)
 		return;
 	if (t->in)
 		tracecmd_close(t->in);
+	cb_shed_free(t->shed);
 	free(t);
 }
 
@@ -142,10 +153,15 @@ int cb_trace_field(struct cb_trace *t, const char *system, const char *event, co
 {
 	struct tep_event *ev = tep_find_event_by_name(t->tep, system, event);
 
-	out->f = NULL;
+	memset(out, 0, sizeof(*out));
 	if (!ev)
 		return 0;
 	out->f = tep_find_field(ev, field);
+	if (out->f) {
+		out->offset = out->f->offset;
+		out->size = out->f->size;
+		out->swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
+	}
 	if (!out->f) {
 		set_err(err, errlen, "%s: event %s:%s has no field '%s' in this kernel's format",
 			t->path, system, event, field);
@@ -155,47 +171,47 @@ int cb_trace_field(struct cb_trace *t, const char *system, const char *event, co
 	return 0;
 }
 
-/* the __print_symbolic() argument of @arg (or below it) that prints @field */
-static struct tep_print_arg *find_symbolic(struct tep_print_arg *arg, const char *field)
+static bool prints_field(const struct tep_print_arg *f, const char *field)
 {
-	for (; arg; arg = arg->next) {
-		struct tep_print_arg *f, *r;
+	return f && f->type == TEP_PRINT_FIELD && f->field.name && !strcmp(f->field.name, field);
+}
 
-		switch (arg->type) {
-		case TEP_PRINT_SYMBOL:
-			f = arg->symbol.field;
-			if (f && f->type == TEP_PRINT_FIELD && f->field.name &&
-			    !strcmp(f->field.name, field))
-				return arg;
-			break;
-		case TEP_PRINT_OP:
-			r = find_symbolic(arg->op.left, field);
+/* the __print_symbolic() or __print_flags() (@type) argument of @arg that prints @field */
+static struct tep_print_arg *find_table(struct tep_print_arg *arg, enum tep_print_arg_type type,
+					const char *field, int depth)
+{
+	if (depth > 32)
+		return NULL;	/* a corrupt format could nest without end */
+	for (; arg; arg = arg->next) {
+		struct tep_print_arg *r;
+
+		if (arg->type == type && type == TEP_PRINT_SYMBOL &&
+		    prints_field(arg->symbol.field, field))
+			return arg;
+		if (arg->type == type && type == TEP_PRINT_FLAGS &&
+		    prints_field(arg->flags.field, field))
+			return arg;
+		if (arg->type == TEP_PRINT_OP) {
+			r = find_table(arg->op.left, type, field, depth + 1);
 			if (!r)
-				r = find_symbolic(arg->op.right, field);
+				r = find_table(arg->op.right, type, field, depth + 1);
 			if (r)
 				return r;
-			break;
-		default:
-			break;
 		}
 	}
 	return NULL;
 }
 
-int cb_trace_symbol(struct cb_trace *t, const char *system, const char *event, const char *field,
-		    const char *name, long long *val)
+/* the value of @name in a symbol/flag list, parsed as a number */
+static int sym_value(struct tep_print_flag_sym *s, const char *name, unsigned long long *val)
 {
-	struct tep_event *ev = tep_find_event_by_name(t->tep, system, event);
-	struct tep_print_flag_sym *s;
-	struct tep_print_arg *arg;
 	char *end;
 
-	arg = ev ? find_symbolic(ev->print_fmt.args, field) : NULL;
-	for (s = arg ? arg->symbol.symbols : NULL; s; s = s->next) {
+	for (; s; s = s->next) {
 		if (!s->str || strcmp(s->str, name) || !s->value)
 			continue;
 		errno = 0;
-		*val = strtoll(s->value, &end, 0);
+		*val = strtoull(s->value, &end, 0);
 		if (!errno && end != s->value && !*end)
 			return 0;
 	}
@@ -203,18 +219,86 @@ int cb_trace_symbol(struct cb_trace *t, const char *system, const char *event, c
 	return -1;
 }
 
+int cb_trace_symbol(struct cb_trace *t, const char *system, const char *event, const char *field,
+		    const char *name, long long *val)
+{
+	struct tep_event *ev = tep_find_event_by_name(t->tep, system, event);
+	struct tep_print_arg *arg;
+	unsigned long long u;
+
+	arg = ev ? find_table(ev->print_fmt.args, TEP_PRINT_SYMBOL, field, 0) : NULL;
+	if (!arg || sym_value(arg->symbol.symbols, name, &u))
+		return -1;
+	*val = (long long)u;
+	return 0;
+}
+
+int cb_trace_flag(struct cb_trace *t, const char *system, const char *event, const char *field,
+		  const char *name, unsigned long long *val)
+{
+	struct tep_event *ev = tep_find_event_by_name(t->tep, system, event);
+	struct tep_print_arg *arg;
+
+	arg = ev ? find_table(ev->print_fmt.args, TEP_PRINT_FLAGS, field, 0) : NULL;
+	if (!arg) {
+		errno = ENOENT;
+		return -1;
+	}
+	return sym_value(arg->flags.flags, name, val);
+}
+
+int cb_trace_foreach_event(struct cb_trace *t,
+			   int (*fn)(int id, const char *system, const char *name, void *data),
+			   void *data)
+{
+	int i, n = tep_get_events_count(t->tep), ret;
+
+	for (i = 0; i < n; i++) {
+		struct tep_event *ev = tep_get_event(t->tep, i);
+
+		if (!ev || !ev->system || !ev->name)
+			continue;
+		ret = fn(ev->id, ev->system, ev->name, data);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int cb_trace_u64(const struct cb_trace_field *fld, const struct tep_record *rec,
 		 unsigned long long *val)
 {
-	struct tep_format_field *f = fld->f;
+	const unsigned char *p;
+	uint16_t v2;
+	uint32_t v4;
 
 	*val = 0;
-	if (!f || f->offset + f->size > rec->size) {
+	if (!fld->f || fld->offset + fld->size > (unsigned int)rec->size) {
 		errno = EINVAL;
 		return -1;
 	}
-	/* tep_read_number_field only reads; its prototype lacks the const */
-	return tep_read_number_field(f, rec->data, val) ? -1 : 0;
+	p = (const unsigned char *)rec->data + fld->offset;
+	switch (fld->size) {
+	case 1:
+		*val = *p;
+		return 0;
+	case 2:
+		memcpy(&v2, p, 2);
+		*val = fld->swap ? __builtin_bswap16(v2) : v2;
+		return 0;
+	case 4:
+		memcpy(&v4, p, 4);
+		*val = fld->swap ? __builtin_bswap32(v4) : v4;
+		return 0;
+	case 8:
+		memcpy(val, p, 8);
+		if (fld->swap)
+			*val = __builtin_bswap64(*val);
+		return 0;
+	default:
+		/* tep_read_number_field only reads; its prototype lacks the const */
+		return tep_read_number_field(fld->f, rec->data, val) ? -1 : 0;
+	}
 }
 
 int cb_trace_s64(const struct cb_trace_field *fld, const struct tep_record *rec, long long *val)
@@ -279,6 +363,8 @@ static int iter_one(struct tracecmd_input *in, struct tep_record *rec, int cpu, 
 		st->first_ts = rec->ts;
 	st->last_ts = rec->ts;
 	st->events++;
+	if (it->t->shed)
+		cb_shed_note(it->t->shed, cpu, rec->data);
 	if (it->fn && it->fn(it->t, rec, tep_data_type(it->t->tep, rec), it->data) < 0) {
 		it->failed = 1;
 		return -1;

@@ -21,13 +21,20 @@ struct cb_trace;
 struct tep_record;
 struct tep_format_field;
 
-/* a field of one event, resolved by name; @f is NULL when the event is not in the file */
+/*
+ * a field of one event, resolved by name; @f is NULL when the event is not in the file.
+ * Numeric fields of 1, 2, 4 or 8 bytes are read directly (swapped when the file's byte
+ * order is not the host's); others through libtraceevent.
+ */
 struct cb_trace_field {
 	struct tep_format_field *f;
+	unsigned int offset, size;
+	bool swap;
 };
 
 /*
  * cb_trace_open - open @path and read its headers (formats, cmdlines, CPU data offsets)
+ * Every ring-buffer page of a version 6 file is checked first (tracecheck.h).
  * Returns the handle, or NULL with a message naming @path in @err (missing, not a trace.dat,
  * truncated headers or data). libtracecmd's log level is set to none, though it still
  * prints a line or two of its own on some bad files. It runs in the caller's process and
@@ -64,6 +71,23 @@ int cb_trace_field(struct cb_trace *t, const char *system, const char *event, co
  */
 int cb_trace_symbol(struct cb_trace *t, const char *system, const char *event, const char *field,
 		    const char *name, long long *val);
+
+/*
+ * cb_trace_flag - the numeric value of flag @name in the __print_flags() table that prints
+ * @field (e.g. "__GFP_COMP" of the gfp_mask field of try_to_compact_pages). libtraceevent
+ * evaluates the kernel's constant expressions ("((gfp_t)((((1UL))) << (18)))") when it
+ * parses the format. Returns 0 and the value in @val, or -1 with errno ENOENT.
+ */
+int cb_trace_flag(struct cb_trace *t, const char *system, const char *event, const char *field,
+		  const char *name, unsigned long long *val);
+
+/*
+ * cb_trace_foreach_event - call @fn(id, system, name, @data) for every event format in the
+ * file; stops at the first non-zero return and returns it (0 when all were visited)
+ */
+int cb_trace_foreach_event(struct cb_trace *t,
+			   int (*fn)(int id, const char *system, const char *name, void *data),
+			   void *data);
 
 /*
  * cb_trace_u64 - read a numeric field of @rec; returns 0, or -1 if the record is too short

@@ -39,6 +39,19 @@ static const char *fixtures;
 static const char *const traces[] = { "analysis-thp-exhaust.v7.dat", "analysis-thp-compact.v6.dat" };
 static const char *const stems[] = { "analysis-thp-exhaust", "analysis-thp-compact" };
 
+/*
+ * compaction runs by attribution, read off `trace-cmd report` by hand: in the exhaust trace
+ * kcompactd0 runs once after a kcompactd_wake, three times (DMA, DMA32, Normal, whole
+ * zones) after a kcompactd_sleep with no wake (proactive), and compactbench writes
+ * compact_memory (six runs: two compact_node passes over three zones); in the compact trace
+ * kcompactd0's only runs are one proactive pass over the three zones.
+ */
+static const uint64_t runs_want[][CB_ATTR_NR] = {
+	{ [CB_ATTR_DIRECT] = 1725, [CB_ATTR_KCOMPACTD] = 1, [CB_ATTR_PROACTIVE] = 3,
+	  [CB_ATTR_MANUAL] = 6 },
+	{ [CB_ATTR_DIRECT] = 336, [CB_ATTR_PROACTIVE] = 3 },
+};
+
 static const char *fx(const char *name)
 {
 	static char path[4][PATH_MAX];
@@ -98,6 +111,14 @@ static void test_stalls_vs_vmstat(void **state)
 		assert_int_equal(s.fail, vm_delta(stems[i], "compact_fail"));
 		assert_int_equal(s.truncated, 0);
 		assert_int_equal(s.missed, 0);
+		for (int a = 0; a < CB_ATTR_NR; a++)
+			assert_int_equal(s.work[a].runs, runs_want[i][a]);
+		/* every stall is a THP fault but nine hugetlb allocations (GFP_HIGHUSER_MOVABLE
+		 * | __GFP_RETRY_MAYFAIL, no __GFP_NOMEMALLOC) of a concurrent compactbench test */
+		assert_int_equal(s.by_origin[CB_ORIGIN_THP_FAULT] + s.by_origin[CB_ORIGIN_OTHER],
+				 s.stalls);
+		assert_true(s.by_origin[CB_ORIGIN_OTHER] == (i == 0 ? 9 : 0));
+		assert_true(s.gfp_from_trace);
 		cb_stalls_free(&s);
 	}
 }

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * agentdata.c - samples.csv, cpu.* and energy.* of a cell.
+ */
+#include "agentdata.h"
+#include "energy.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the column index of @name in the header @line, or -1 */
+static int column(const char *line, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = line;
+	int i = 0;
+
+	while (p) {
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len] || p[len] == '\r'))
+			return i;
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+		i++;
+	}
+	return -1;
+}
+
+/* field @col of a CSV @line as an unsigned number */
+static int field_u64(const char *line, int col, unsigned long long *v)
+{
+	const char *p = line;
+	char *end;
+
+	while (col-- > 0) {
+		p = strchr(p, ',');
+		if (!p)
+			return -1;
+		p++;
+	}
+	errno = 0;
+	*v = strtoull(p, &end, 10);
+	return errno || end == p || (*end && *end != ',' && *end != '\r') ? -1 : 0;
+}
+
+int cb_samples_parse(const char *text, uint64_t ws, uint64_t we, unsigned int *start,
+		     unsigned int *end, unsigned int *max, int *bad_line)
+{
+	unsigned long long t, score, cur_t = 0;
+	const char *p = text;
+	unsigned int cur = 0;
+	int ln = 0, n = 0, ct = -1, cs = -1;
+	bool have = false;
+
+	*start = *end = *max = 0;
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		char line[2048];
+
+		ln++;
+		snprintf(line, sizeof(line), "%.*s", (int)len, p);
+		p = e ? e + 1 : p + len;
+		if (!line[0])
+			continue;
+		if (ct < 0) {
+			ct = column(line, "t_ns");
+			cs = column(line, "node_score");
+			if (ct < 0 || cs < 0)
+				goto bad;
+			continue;
+		}
+		if (field_u64(line, ct, &t) || field_u64(line, cs, &score))
+			goto bad;
+		if (we && (t < ws || t > we))
+			continue;
+		if (have && t != cur_t) {	/* a new sample: close the previous one */
+			if (!n++)
+				*start = cur;
+			*end = cur;
+			*max = cur > *max ? cur : *max;
+			cur = 0;
+		}
+		have = true;
+		cur_t = t;
+		cur = score > cur ? (unsigned int)score : cur;
+	}
+	if (ct < 0)
+		goto bad;
+	if (have) {
+		if (!n++)
+			*start = cur;
+		*end = cur;
+		*max = cur > *max ? cur : *max;
+	}
+	return n;
+bad:
+	if (bad_line)
+		*bad_line = ln;
+	errno = EINVAL;
+	return -1;
+}
+
+/* read @cell_dir/@name; NULL with *@missing set when it does not exist */
+static char *read_opt(const char *cell_dir, const char *name, bool *missing, char *path,
+		      size_t plen)
+{
+	char *text;
+
+	*missing = false;
+	if (cb_path(path, plen, "%s/%s", cell_dir, name) < 0)
+		return NULL;
+	text = cb_read_file(path, NULL);
+	if (!text && errno == ENOENT)
+		*missing = true;
+	return text;
+}
+
+/* a before/after pair: both, or neither; anything else is an error naming the file */
+static int read_pair(const char *cell_dir, const char *stem, char **b, char **a, char *err,
+		     size_t errlen)
+{
+	char pb[PATH_MAX], pa[PATH_MAX], nb[64], na[64];
+	bool mb, ma;
+
+	snprintf(nb, sizeof(nb), "%s.before", stem);
+	snprintf(na, sizeof(na), "%s.after", stem);
+	*b = read_opt(cell_dir, nb, &mb, pb, sizeof(pb));
+	*a = read_opt(cell_dir, na, &ma, pa, sizeof(pa));
+	if (*b && *a)
+		return 1;
+	if (mb && ma)
+		return 0;
+	if (!*b)
+		snprintf(err, errlen, "%s: %s", pb, mb ? "missing (but its .after exists)" :
+			 strerror(errno));
+	else
+		snprintf(err, errlen, "%s: %s", pa, ma ? "missing (but its .before exists)" :
+			 strerror(errno));
+	free(*b);
+	free(*a);
+	*b = *a = NULL;
+	return -1;
+}
+
+static int read_cpu(const char *cell_dir, struct cb_agentdata *out, char *err, size_t errlen)
+{
+	struct cb_cpu_snap *sb = NULL, *sa = NULL;
+	char *b, *a;
+	int r = read_pair(cell_dir, "cpu", &b, &a, err, errlen), line = 0, ret = -1;
+
+	if (r <= 0)
+		return r;
+	sb = malloc(sizeof(*sb));
+	sa = malloc(sizeof(*sa));
+	if (!sb || !sa)
+		snprintf(err, errlen, "%s: out of memory", cell_dir);
+	else if (cb_cpu_parse(b, sb, &line))
+		snprintf(err, errlen, "%s/cpu.before: line %d: not \"pid comm source ns\"", cell_dir,
+			 line);
+	else if (cb_cpu_parse(a, sa, &line))
+		snprintf(err, errlen, "%s/cpu.after: line %d: not \"pid comm source ns\"", cell_dir,
+			 line);
+	else
+		ret = 0;
+	if (!ret) {
+		cb_cpu_delta(sb, sa, &out->cpu);
+		out->has_cpu = true;
+	}
+	free(sb);
+	free(sa);
+	free(b);
+	free(a);
+	return ret;
+}
+
+static int read_energy(const char *cell_dir, struct cb_agentdata *out, char *err, size_t errlen)
+{
+	struct cb_energy_snap sb, sa;
+	char *b, *a;
+	int r = read_pair(cell_dir, "energy", &b, &a, err, errlen), line = 0, ret = -1;
+
+	if (r <= 0)
+		return r;
+	if (cb_energy_parse(b, &sb, &line))
+		snprintf(err, errlen, "%s/energy.before: line %d: not \"zone name energy_uj "
+			 "max_energy_range_uj\"", cell_dir, line);
+	else if (cb_energy_parse(a, &sa, &line))
+		snprintf(err, errlen, "%s/energy.after: line %d: not \"zone name energy_uj "
+			 "max_energy_range_uj\"", cell_dir, line);
+	else
+		ret = 0;
+	if (!ret) {
+		out->has_energy = true;
+		out->rapl_zones = cb_energy_delta(&sb, &sa, &out->rapl_j);
+	}
+	free(b);
+	free(a);
+	return ret;
+}
+
+int cb_agentdata_read(const char *cell_dir, uint64_t ws, uint64_t we, struct cb_agentdata *out,
+		      char *err, size_t errlen)
+{
+	char path[PATH_MAX], *text;
+	bool missing;
+	int line = 0, n;
+
+	memset(out, 0, sizeof(*out));
+	text = read_opt(cell_dir, "samples.csv", &missing, path, sizeof(path));
+	if (!text && !missing) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (text) {
+		n = cb_samples_parse(text, ws, we, &out->score_start, &out->score_end,
+				     &out->score_max, &line);
+		free(text);
+		if (n < 0) {
+			snprintf(err, errlen, "%s: line %d: not a samples.csv row (t_ns, node_score)",
+				 path, line);
+			return -1;
+		}
+		out->samples = n;
+		out->has_samples = n > 0;
+	}
+	if (read_cpu(cell_dir, out, err, errlen) < 0 || read_energy(cell_dir, out, err, errlen) < 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * agentdata.h - the analyzer's reading of what the agent's sampler wrote into a cell
+ * (harness/sampler.h): samples.csv, cpu.before/after, energy.before/after.
+ *
+ * Each pair is optional (cells recorded before the sampler existed have none, and their
+ * metrics are null), but half a pair, or a file that does not parse, is bad input: an
+ * error naming the file (and the line).
+ */
+#ifndef CB_AGENTDATA_H
+#define CB_AGENTDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpustat.h"
+
+struct cb_agentdata {
+	bool has_samples;
+	int samples;		/* sample times in samples.csv */
+	unsigned int score_start, score_end, score_max; /* the worst node's score */
+	bool has_cpu;
+	struct cb_cpu_delta cpu;
+	bool has_energy;	/* energy.before/after were recorded */
+	int rapl_zones;		/* 0: the machine has no RAPL: energy is modeled only */
+	double rapl_j;
+};
+
+/*
+ * cb_agentdata_read - read the sampler's files of @cell_dir, counting samples only inside
+ * [@ws, @we] (0, 0: all). Returns 0, or -1 with a message naming the file in @err.
+ */
+int cb_agentdata_read(const char *cell_dir, uint64_t ws, uint64_t we, struct cb_agentdata *out,
+		      char *err, size_t errlen);
+
+/*
+ * cb_samples_parse - the fragmentation summary of the text of a samples.csv: per sample
+ * time, the largest node_score; its first, last and largest value over the samples in
+ * [@ws, @we]. Returns the number of samples, or -1 with errno EINVAL and the bad line.
+ */
+int cb_samples_parse(const char *text, uint64_t ws, uint64_t we, unsigned int *start,
+		     unsigned int *end, unsigned int *max, int *bad_line);
+
+#endif

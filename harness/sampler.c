@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sampler.c - zoneinfo/pagetypeinfo/CPU/energy snapshots and the buddyinfo sampling thread.
+ */
+#include "sampler.h"
+#include "cpustat.h"
+#include "energy.h"
+#include "frag.h"
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static __thread char sampler_err[512];
+
+static void set_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void set_err(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sampler_err, sizeof(sampler_err), fmt, ap);
+	va_end(ap);
+	errno = e;
+}
+
+const char *cb_sampler_error(void)
+{
+	return sampler_err;
+}
+
+struct cb_sampler {
+	char root[PATH_MAX], tmp[PATH_MAX], final[PATH_MAX];
+	FILE *out;
+	unsigned int period_ms;
+	int hpage_order;
+	int norders;		/* columns o0..o<norders-1>, fixed by the first sample */
+	struct cb_zone_info zi[CB_FRAG_MAX_ZONES];
+	int nz;
+	int samples, errors;
+	int first_errno;
+	char first_err[512];
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop, started;
+};
+
+/* one sample: read buddyinfo, write a row per zone */
+static int sample(struct cb_sampler *s)
+{
+	struct cb_zone_free bz[CB_FRAG_MAX_ZONES];
+	struct cb_frag_zone_score sc[CB_FRAG_MAX_ZONES];
+	char path[PATH_MAX], *text;
+	uint64_t t = cb_now_ns();
+	int nb, i, k, bad = 0;
+
+	if (cb_path(path, sizeof(path), "%s/proc/buddyinfo", s->root) < 0)
+		return -1;
+	text = cb_read_file(path, NULL);
+	if (!text) {
+		set_err("%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	nb = cb_buddyinfo_parse(text, bz, CB_FRAG_MAX_ZONES, &bad);
+	free(text);
+	if (nb <= 0) {
+		errno = EINVAL;
+		set_err("%s: line %d: not a buddyinfo line", path, bad);
+		return -1;
+	}
+	if (!s->norders) {
+		s->norders = bz[0].norders;
+		fprintf(s->out, "t_ns,node,zone,present,score,weighted,node_score");
+		for (k = 0; k < s->norders; k++)
+			fprintf(s->out, ",o%d", k);
+		fprintf(s->out, "\n");
+	}
+	cb_frag_scores(bz, nb, s->zi, s->nz, s->hpage_order, sc);
+	for (i = 0; i < nb; i++) {
+		fprintf(s->out, "%llu,%d,%s,%llu,%u,%u,%u", (unsigned long long)t, sc[i].node,
+			sc[i].zone, (unsigned long long)sc[i].present, sc[i].score, sc[i].weighted,
+			sc[i].node_score);
+		for (k = 0; k < s->norders; k++)
+			fprintf(s->out, ",%llu", k < bz[i].norders ?
+				(unsigned long long)bz[i].nr_free[k] : 0ULL);
+		fprintf(s->out, "\n");
+	}
+	if (fflush(s->out)) {
+		set_err("%s: cannot write: %s", s->tmp, strerror(errno));
+		return -1;
+	}
+	s->samples++;
+	return 0;
+}
+
+static void note_error(struct cb_sampler *s)
+{
+	if (!s->errors++) {
+		s->first_errno = errno;
+		snprintf(s->first_err, sizeof(s->first_err), "%s", sampler_err);
+	}
+}
+
+static void *run(void *arg)
+{
+	struct cb_sampler *s = arg;
+	struct timespec next;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	pthread_mutex_lock(&s->lock);
+	while (!s->stop) {
+		next.tv_nsec += (long)(s->period_ms % 1000) * 1000000L;
+		next.tv_sec += s->period_ms / 1000 + next.tv_nsec / 1000000000L;
+		next.tv_nsec %= 1000000000L;
+		while (!s->stop && pthread_cond_timedwait(&s->cond, &s->lock, &next) != ETIMEDOUT)
+			;
+		if (s->stop)
+			break;
+		pthread_mutex_unlock(&s->lock);
+		if (sample(s))
+			note_error(s);
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+/* zoneinfo's present pages weigh the scores; without it the weighted scores are 0 */
+static void read_zones(struct cb_sampler *s)
+{
+	char path[PATH_MAX], *text;
+
+	s->nz = 0;
+	if (cb_path(path, sizeof(path), "%s/proc/zoneinfo", s->root) < 0)
+		return;
+	text = cb_read_file(path, NULL);
+	if (!text)
+		return;
+	s->nz = cb_zoneinfo_parse(text, s->zi, CB_FRAG_MAX_ZONES, NULL);
+	if (s->nz < 0)
+		s->nz = 0;
+	free(text);
+}
+
+static void destroy(struct cb_sampler *s)
+{
+	if (s->out)
+		fclose(s->out);
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsigned int period_ms)
+{
+	struct cb_sampler *s = calloc(1, sizeof(*s));
+	pthread_condattr_t ca;
+
+	if (!s) {
+		set_err("out of memory");
+		return NULL;
+	}
+	snprintf(s->root, sizeof(s->root), "%s", root ? root : "");
+	s->period_ms = period_ms ? period_ms : CB_SAMPLER_DEFAULT_MS;
+	s->hpage_order = cb_hpage_order(s->root);
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (cb_path(s->final, sizeof(s->final), "%s/samples.csv", cell_dir) < 0 ||
+	    cb_path(s->tmp, sizeof(s->tmp), "%s/samples.csv.tmp", cell_dir) < 0) {
+		set_err("%s: path too long", cell_dir);
+		destroy(s);
+		return NULL;
+	}
+	s->out = fopen(s->tmp, "we");
+	if (!s->out) {
+		set_err("%s: cannot create: %s", s->tmp, strerror(errno));
+		destroy(s);
+		return NULL;
+	}
+	read_zones(s);
+	if (sample(s)) {
+		unlink(s->tmp);
+		destroy(s);
+		return NULL;
+	}
+	errno = pthread_create(&s->thread, NULL, run, s);
+	if (errno) {
+		set_err("cannot start the sampler thread: %s", strerror(errno));
+		unlink(s->tmp);
+		destroy(s);
+		return NULL;
+	}
+	s->started = true;
+	return s;
+}
+
+int cb_sampler_stop(struct cb_sampler *s)
+{
+	int ret, fd;
+
+	if (!s) {
+		errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&s->lock);
+	s->stop = true;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	if (s->started)
+		pthread_join(s->thread, NULL);
+	if (sample(s))
+		note_error(s);
+	ret = s->samples;
+	fd = fileno(s->out);
+	if (fflush(s->out) || fsync(fd) || fclose(s->out)) {
+		set_err("%s: cannot write: %s", s->tmp, strerror(errno));
+		s->out = NULL;
+		ret = -1;
+	}
+	s->out = NULL;
+	if (ret >= 0 && s->errors) {
+		/* a sample that failed leaves a gap; say so rather than hide it */
+		snprintf(sampler_err, sizeof(sampler_err), "%d of %d samples failed, the first: %s",
+			 s->errors, s->errors + s->samples, s->first_err);
+		errno = s->first_errno;
+		ret = -1;
+	}
+	if (rename(s->tmp, s->final) < 0) {
+		set_err("%s: cannot rename into place: %s", s->final, strerror(errno));
+		ret = -1;
+	}
+	destroy(s);
+	return ret;
+}
+
+/* write @text as @cell_dir/@name.@when atomically */
+static int put(const char *cell_dir, const char *name, const char *when, const char *text,
+	       size_t len)
+{
+	char path[PATH_MAX];
+
+	if (cb_path(path, sizeof(path), "%s/%s.%s", cell_dir, name, when) < 0) {
+		set_err("%s/%s.%s: path too long", cell_dir, name, when);
+		return -1;
+	}
+	if (cb_write_file_atomic(path, text, len) < 0) {
+		set_err("%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* copy @root/@rel into @cell_dir/@name.@when */
+static int copy(const char *cell_dir, const char *root, const char *rel, const char *name,
+		const char *when)
+{
+	char src[PATH_MAX], *text;
+	size_t len;
+	int ret;
+
+	if (cb_path(src, sizeof(src), "%s%s", root, rel) < 0) {
+		set_err("%s%s: path too long", root, rel);
+		return -1;
+	}
+	text = cb_read_file(src, &len);
+	if (!text) {
+		set_err("%s: cannot read: %s", src, strerror(errno));
+		return -1;
+	}
+	ret = put(cell_dir, name, when, text, len);
+	free(text);
+	return ret;
+}
+
+int cb_snapshot_extra(const char *cell_dir, const char *root, const char *when)
+{
+	char first[512] = "";
+	char *text = NULL;
+	int ret = 0, e = 0;
+
+	root = root ? root : "";
+#define KEEP_FIRST()                                                           \
+	do {                                                                   \
+		if (!ret) {                                                    \
+			e = errno;                                             \
+			snprintf(first, sizeof(first), "%s", sampler_err);     \
+		}                                                              \
+		ret = -1;                                                      \
+	} while (0)
+	if (copy(cell_dir, root, "/proc/zoneinfo", "zoneinfo", when))
+		KEEP_FIRST();
+	if (copy(cell_dir, root, "/proc/pagetypeinfo", "pagetypeinfo", when))
+		KEEP_FIRST();
+	if (cb_cpu_snapshot(root, &text) < 0) {
+		set_err("%s/proc: cannot list the kcompactd/khugepaged threads: %s", root,
+			strerror(errno));
+		KEEP_FIRST();
+	} else if (put(cell_dir, "cpu", when, text, strlen(text))) {
+		KEEP_FIRST();
+	}
+	free(text);
+	text = NULL;
+	if (cb_energy_snapshot(root, &text) < 0) {
+		set_err("%s/sys/class/powercap: %s", root, strerror(errno));
+		KEEP_FIRST();
+	} else if (put(cell_dir, "energy", when, text, strlen(text))) {
+		KEEP_FIRST();
+	}
+	free(text);
+#undef KEEP_FIRST
+	if (ret) {
+		snprintf(sampler_err, sizeof(sampler_err), "%s", first);
+		errno = e;
+	}
+	return ret;
+}

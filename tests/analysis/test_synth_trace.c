@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_synth_trace.c - a trace.dat with known stalls, written by the collector's writer
+ * (harness/tracedat.h) with chosen timestamps against the 6.18 event formats in
+ * tests/fixtures/analysis-tracing-6.18, must give back exactly those stalls, origins,
+ * attributions, work and allocation counts; a cell made of it (with the sampler's files)
+ * must give the same in summary.json; corrupt pages must be refused with the file, offset
+ * and CPU named; a run with a bad cell exits 2 while the good cell is still analyzed.
+ *
+ *   test_synth_trace   (environment: FIXTURES, TRACE_CMD optional)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "analyze.h"
+#include "report.h"
+#include "stalls.h"
+#include "summary.h"
+#include "tracecheck.h"
+#include "tracedat.h"
+#include "util.h"
+
+#define PAGE 4096
+#define NPAGES 8
+
+/* event ids and layouts of tests/fixtures/analysis-tracing-6.18 (the formats' offsets) */
+enum { ID_TRY = 668, ID_BEGIN = 670, ID_END = 669, ID_DEFERRED = 665, ID_SUITABLE = 666,
+       ID_KC_WAKE = 660, ID_KC_SLEEP = 662, ID_ISO_M = 674, ID_ISO_F = 673, ID_MIGRATE = 671,
+       ID_ALLOC = 653, ID_EXTFRAG = 650, ID_RECLAIM = 637 };
+
+/* gfp_t bits of 6.18 (the trace's own __print_flags table says the same) */
+#define G_MOVABLE 0x08UL
+#define G_IO 0x40UL
+#define G_FS 0x80UL
+#define G_RECLAIM 0xc00UL
+#define G_NOWARN 0x2000UL
+#define G_COMP 0x40000UL
+#define G_NOMEMALLOC 0x80000UL
+#define G_HARDWALL 0x100000UL
+#define GFP_KERNEL (G_RECLAIM | G_IO | G_FS)
+#define GFP_TRANSHUGE (GFP_KERNEL | G_HARDWALL | G_MOVABLE | G_COMP | G_NOMEMALLOC | G_NOWARN)
+
+static const char *fixtures;
+static char tmp[] = "/tmp/cb-test-synth-XXXXXX";
+static const char *const events[] = {
+	"compaction:mm_compaction_try_to_compact_pages", "compaction:mm_compaction_begin",
+	"compaction:mm_compaction_end", "compaction:mm_compaction_deferred",
+	"compaction:mm_compaction_suitable", "compaction:mm_compaction_kcompactd_wake",
+	"compaction:mm_compaction_kcompactd_sleep", "compaction:mm_compaction_wakeup_kcompactd",
+	"compaction:mm_compaction_isolate_migratepages",
+	"compaction:mm_compaction_isolate_freepages",
+	"compaction:mm_compaction_fast_isolate_freepages", "compaction:mm_compaction_migratepages",
+	"compaction:mm_compaction_finished", "kmem:mm_page_alloc", "kmem:mm_page_alloc_extfrag",
+	"vmscan:mm_vmscan_direct_reclaim_begin", "vmscan:mm_vmscan_direct_reclaim_end", NULL,
+};
+
+struct synth {
+	unsigned char data[2][NPAGES * PAGE];
+	struct cb_tracedat_page pg[2];
+	int page[2];
+	int events;
+};
+
+static void syn_init(struct synth *s, uint64_t t0)
+{
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(cb_tracedat_page_init(&s->pg[0], s->data[0], PAGE, t0), 0);
+	assert_int_equal(cb_tracedat_page_init(&s->pg[1], s->data[1], PAGE, t0), 0);
+}
+
+/* one event: the common header (type, flags, preempt, pid) and then @len bytes of fields */
+static void add(struct synth *s, int cpu, uint64_t ts, int id, int pid, unsigned char *rec,
+		size_t len)
+{
+	uint16_t type = id;
+
+	memcpy(rec, &type, 2);
+	rec[2] = rec[3] = 0;
+	memcpy(rec + 4, &pid, 4);
+	if (cb_tracedat_page_add(&s->pg[cpu], ts, rec, len) < 0) {
+		assert_int_equal(errno, ENOSPC);
+		s->page[cpu]++;
+		assert_true(s->page[cpu] < NPAGES);
+		assert_int_equal(cb_tracedat_page_init(&s->pg[cpu], s->data[cpu] + s->page[cpu] *
+						       PAGE, PAGE, ts), 0);
+		assert_int_equal(cb_tracedat_page_add(&s->pg[cpu], ts, rec, len), 0);
+	}
+	s->events++;
+}
+
+static void p32(unsigned char *r, int off, uint32_t v)
+{
+	memcpy(r + off, &v, 4);
+}
+
+static void p64(unsigned char *r, int off, uint64_t v)
+{
+	memcpy(r + off, &v, 8);
+}
+
+static void e_try(struct synth *s, int cpu, uint64_t ts, int pid, int order, uint64_t gfp)
+{
+	unsigned char r[28] = { 0 };
+
+	p32(r, 8, order);
+	p64(r, 16, gfp);
+	p32(r, 24, 2);
+	add(s, cpu, ts, ID_TRY, pid, r, sizeof(r));
+}
+
+static void e_begin(struct synth *s, int cpu, uint64_t ts, int pid)
+{
+	unsigned char r[44] = { 0 };
+
+	p64(r, 8, 0x100000);
+	p64(r, 32, 0x640000);
+	r[40] = 1;
+	add(s, cpu, ts, ID_BEGIN, pid, r, sizeof(r));
+}
+
+static void e_end(struct synth *s, int cpu, uint64_t ts, int pid, int status)
+{
+	unsigned char r[48] = { 0 };
+
+	p32(r, 44, status);
+	add(s, cpu, ts, ID_END, pid, r, sizeof(r));
+}
+
+static void e_small(struct synth *s, int cpu, uint64_t ts, int id, int pid, int order, int ret)
+{
+	unsigned char r[32] = { 0 };	/* deferred (32), suitable (24), kcompactd_* (20, 12) */
+
+	p32(r, 16, order);
+	p32(r, 20, ret);
+	if (id == ID_KC_WAKE)
+		p32(r, 12, order);
+	add(s, cpu, ts, id, pid, r, id == ID_DEFERRED ? 32 : id == ID_SUITABLE ? 24 :
+	    id == ID_KC_WAKE ? 20 : 12);
+}
+
+static void e_work(struct synth *s, int cpu, uint64_t ts, int id, int pid, uint64_t a,
+		   uint64_t b)
+{
+	unsigned char r[40] = { 0 };
+
+	if (id == ID_MIGRATE) {
+		p64(r, 8, a);
+		p64(r, 16, b);
+		add(s, cpu, ts, id, pid, r, 24);
+		return;
+	}
+	p64(r, 24, a);
+	p64(r, 32, b);
+	add(s, cpu, ts, id, pid, r, sizeof(r));
+}
+
+static void e_alloc(struct synth *s, int cpu, uint64_t ts, int pid, int order, bool ok)
+{
+	unsigned char r[40] = { 0 };
+
+	p64(r, 8, ok ? 0x123400 : ~0ULL);
+	p32(r, 16, order);
+	p64(r, 24, GFP_TRANSHUGE);
+	p32(r, 32, 1);
+	add(s, cpu, ts, ID_ALLOC, pid, r, sizeof(r));
+}
+
+static void e_extfrag(struct synth *s, int cpu, uint64_t ts, int pid, int amt, int fmt,
+		      int forder, int changed)
+{
+	unsigned char r[36] = { 0 };
+
+	p32(r, 16, 0);
+	p32(r, 20, forder);
+	p32(r, 24, amt);
+	p32(r, 28, fmt);
+	p32(r, 32, changed);
+	add(s, cpu, ts, ID_EXTFRAG, pid, r, sizeof(r));
+}
+
+static void e_reclaim(struct synth *s, int cpu, uint64_t ts, int pid)
+{
+	unsigned char r[24] = { 0 };
+
+	add(s, cpu, ts, ID_RECLAIM, pid, r, sizeof(r));
+}
+
+#define T0 1000000000ULL
+
+/*
+ * The scenario (ns after T0), events of one pid spread over both CPUs:
+ *   pid 100 app   THP     try 1000, begin 1100 (cpu1), iso 1200, migrate 1300, end 1500
+ *                         (success), alloc o9 2000              -> stall 1000, thp_fault
+ *   pid 101 app2  slab    try 1500 (o3), deferred 1510, failed alloc o3 1600
+ *                                                               -> stall 100, slab, fail
+ *   pid 102 net   network try 3000 (o3), begin 3010, end 3500 (complete), reclaim 3600
+ *                                                               -> stall 500, network
+ *   pid 40 khugepaged     try 4000, begin 4010, iso free 4020, end 4100, alloc o9 4200
+ *                                                               -> stall 200, other
+ *   pid 103 app3  skipped try 5000, suitable skipped 5001, alloc o9 5002
+ *   pid 38 kcompactd0     sleep 6000, wake 7000, begin 7010, end 7110 (complete); sleep
+ *                         7200, begin 8000 (proactive), iso 8050, end 9000 (success)
+ *   pid 300 sh            begin 10000, end 10500 (complete)      -> manual
+ *   pid 500 gone          iso 11000 with no begin               -> unknown
+ *   extfrag 12000 (0 from 1, o3), 12100 (0 from 1, o10, owner), 12200 (1 from 0, o2)
+ *   pid 600 net2          4 order-1 allocations 13000.., one order-0 13500
+ *   pid 104 app4          try 14000, begin 14010: still open at the end -> truncated
+ */
+static int write_scenario(const char *path)
+{
+	static struct synth s;
+	struct cb_tracedat_cpu cpus[2] = {
+		{ .data = s.data[0] }, { .data = s.data[1] },
+	};
+	struct cb_tracedat_src src = {
+		.events = events, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
+		.extra_cmdlines = "100 app\n101 app2\n102 net\n40 khugepaged\n103 app3\n"
+				  "38 kcompactd0\n300 sh\n600 net2\n104 app4\n",
+		.uname = "Linux synth 6.18 #1 SMP x86_64",
+	};
+	char dir[PATH_MAX];
+	int i;
+
+	snprintf(dir, sizeof(dir), "%s/analysis-tracing-6.18", fixtures);
+	src.tracing_dir = dir;
+	syn_init(&s, T0);
+	e_try(&s, 0, T0 + 1000, 100, 9, GFP_TRANSHUGE);
+	e_begin(&s, 1, T0 + 1100, 100);
+	e_work(&s, 1, T0 + 1200, ID_ISO_M, 100, 512, 32);
+	e_work(&s, 0, T0 + 1300, ID_MIGRATE, 100, 30, 2);
+	e_try(&s, 1, T0 + 1500, 101, 3, GFP_KERNEL | G_COMP);
+	e_end(&s, 0, T0 + 1500, 100, 8);
+	e_small(&s, 1, T0 + 1510, ID_DEFERRED, 101, 3, 0);
+	e_alloc(&s, 1, T0 + 1600, 101, 3, false);
+	e_alloc(&s, 0, T0 + 2000, 100, 9, true);
+	e_try(&s, 0, T0 + 3000, 102, 3, GFP_KERNEL | G_COMP | G_NOMEMALLOC | G_NOWARN);
+	e_begin(&s, 0, T0 + 3010, 102);
+	e_end(&s, 0, T0 + 3500, 102, 5);
+	e_reclaim(&s, 0, T0 + 3600, 102);
+	e_try(&s, 1, T0 + 4000, 40, 9, GFP_TRANSHUGE);
+	e_begin(&s, 1, T0 + 4010, 40);
+	e_work(&s, 1, T0 + 4020, ID_ISO_F, 40, 100, 10);
+	e_end(&s, 1, T0 + 4100, 40, 8);
+	e_alloc(&s, 1, T0 + 4200, 40, 9, true);
+	e_try(&s, 0, T0 + 5000, 103, 9, GFP_TRANSHUGE);
+	e_small(&s, 0, T0 + 5001, ID_SUITABLE, 103, 9, 1);
+	e_alloc(&s, 0, T0 + 5002, 103, 9, true);
+	e_small(&s, 1, T0 + 6000, ID_KC_SLEEP, 38, 0, 0);
+	e_small(&s, 1, T0 + 7000, ID_KC_WAKE, 38, 9, 0);
+	e_begin(&s, 1, T0 + 7010, 38);
+	e_end(&s, 1, T0 + 7110, 38, 5);
+	e_small(&s, 0, T0 + 7200, ID_KC_SLEEP, 38, 0, 0);
+	e_begin(&s, 0, T0 + 8000, 38);
+	e_work(&s, 0, T0 + 8050, ID_ISO_M, 38, 1000, 100);
+	e_end(&s, 1, T0 + 9000, 38, 8);
+	e_begin(&s, 0, T0 + 10000, 300);
+	e_end(&s, 0, T0 + 10500, 300, 5);
+	e_work(&s, 1, T0 + 11000, ID_ISO_M, 500, 7, 1);
+	e_extfrag(&s, 0, T0 + 12000, 100, 0, 1, 3, 0);
+	e_extfrag(&s, 0, T0 + 12100, 100, 0, 1, 10, 1);
+	e_extfrag(&s, 1, T0 + 12200, 100, 1, 0, 2, 0);
+	for (i = 0; i < 4; i++)
+		e_alloc(&s, i & 1, T0 + 13000 + i, 600, 1, true);
+	e_alloc(&s, 0, T0 + 13500, 600, 0, true);
+	e_try(&s, 1, T0 + 14000, 104, 3, GFP_KERNEL | G_COMP);
+	e_begin(&s, 1, T0 + 14010, 104);
+	cpus[0].size = (s.page[0] + 1) * PAGE;
+	cpus[1].size = (s.page[1] + 1) * PAGE;
+	assert_true(cb_tracedat_write(path, &src) > 0);
+	return s.events;
+}
+
+static void test_known_stalls(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct cb_stalls st;
+	struct cb_dist d;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/synth.dat", tmp);
+	n = write_scenario(path);
+	assert_int_equal(cb_stalls_from_trace(path, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.events, n);
+	assert_true(st.gfp_from_trace);
+	assert_int_equal(st.missing[0], '\0');
+	assert_int_equal(st.stalls, 4);
+	assert_int_equal(st.success, 2);
+	assert_int_equal(st.fail, 2);
+	assert_int_equal(st.skipped, 1);
+	assert_int_equal(st.truncated, 1);
+	assert_int_equal(st.total_ns, 1000 + 100 + 500 + 200);
+	assert_true(st.ns[0] == 100 && st.ns[1] == 200 && st.ns[2] == 500 && st.ns[3] == 1000);
+	assert_int_equal(st.by_origin[CB_ORIGIN_THP_FAULT], 1);
+	assert_int_equal(st.by_origin[CB_ORIGIN_SLAB], 1);
+	assert_int_equal(st.by_origin[CB_ORIGIN_NETWORK], 1);
+	assert_int_equal(st.by_origin[CB_ORIGIN_OTHER], 1);
+	assert_int_equal(st.khugepaged, 1);
+	assert_int_equal(st.no_run, 1);
+	assert_int_equal(cb_stalls_dist(&st, CB_SPLIT_ORIGIN, CB_ORIGIN_NETWORK, &d, NULL), 0);
+	assert_true(d.n == 1 && d.max == 500);
+	assert_int_equal(cb_stalls_dist(&st, CB_SPLIT_ORDER, 3, &d, NULL), 0);
+	assert_true(d.n == 2 && d.total == 600);
+	/* p50 of 100 200 500 1000: x[1.5] = 350 */
+	assert_true(fabs(d.pct[CB_P50] - 300) < 1e-9);	/* of 100 and 500 */
+	assert_int_equal(st.work[CB_ATTR_DIRECT].runs, 3);
+	assert_int_equal(st.work[CB_ATTR_DIRECT].run_ns, 400 + 490);
+	assert_int_equal(st.work[CB_ATTR_DIRECT].open, 1);
+	assert_int_equal(st.work[CB_ATTR_DIRECT].migrate_scanned, 512);
+	assert_int_equal(st.work[CB_ATTR_DIRECT].migrated, 30);
+	assert_int_equal(st.work[CB_ATTR_DIRECT].end[CB_END_SUCCESS], 1);
+	assert_int_equal(st.work[CB_ATTR_DIRECT].end[CB_END_COMPLETE], 1);
+	assert_int_equal(st.work[CB_ATTR_KHUGEPAGED].runs, 1);
+	assert_int_equal(st.work[CB_ATTR_KHUGEPAGED].free_scanned, 100);
+	assert_int_equal(st.work[CB_ATTR_KCOMPACTD].runs, 1);
+	assert_int_equal(st.work[CB_ATTR_KCOMPACTD].run_ns, 100);
+	assert_int_equal(st.work[CB_ATTR_PROACTIVE].runs, 1);
+	assert_int_equal(st.work[CB_ATTR_PROACTIVE].run_ns, 1000);
+	assert_int_equal(st.work[CB_ATTR_PROACTIVE].migrate_scanned, 1000);
+	assert_int_equal(st.work[CB_ATTR_MANUAL].runs, 1);
+	assert_int_equal(st.work[CB_ATTR_MANUAL].run_ns, 500);
+	assert_int_equal(st.work[CB_ATTR_UNKNOWN].migrate_scanned, 7);
+	assert_int_equal(st.alloc_hi, 8);
+	assert_int_equal(st.alloc_hi_failed, 1);
+	assert_int_equal(st.extfrag_events, 3);
+	assert_int_equal(st.extfrag[0][1].change_ownership, 1);
+	assert_int_equal(st.extfrag[0][1].fragmenting, 1);
+	cb_stalls_free(&st);
+
+	/* the window [2500, 9500]: only what begins inside counts */
+	assert_int_equal(cb_stalls_from_trace_window(path, T0 + 2500, T0 + 9500, &st, err,
+						     sizeof(err)), 0);
+	assert_int_equal(st.stalls, 2);		/* net, khugepaged */
+	assert_int_equal(st.outside, 2);	/* app, app2 */
+	assert_int_equal(st.alloc_hi, 2);	/* 4200, 5002 */
+	assert_int_equal(st.work[CB_ATTR_MANUAL].runs, 0);
+	assert_int_equal(st.extfrag_events, 0);
+	cb_stalls_free(&st);
+
+	/* trace-cmd's own reading of the file: as many events */
+	{
+		const char *tc = getenv("TRACE_CMD");
+		char cmd[PATH_MAX + 64], line[512];
+		int lines = 0;
+		FILE *p;
+
+		if (tc && *tc && !access(tc, X_OK)) {
+			snprintf(cmd, sizeof(cmd), "%s report %s 2>/dev/null", tc, path);
+			p = popen(cmd, "r");
+			assert_non_null(p);
+			while (fgets(line, sizeof(line), p))
+				lines += strncmp(line, "cpus=", 5) != 0;
+			assert_int_equal(pclose(p), 0);
+			assert_int_equal(lines, n);
+		}
+	}
+}
+
+/* the offset of CPU @cpu's data in a v6 file we wrote (tracecheck found it too) */
+static long cpu_data_offset(const char *path, int cpu)
+{
+	size_t len;
+	char *d = cb_read_file(path, &len);
+	long off;
+	char *fly;
+
+	assert_non_null(d);
+	fly = memmem(d, len, "flyrecord", 10);
+	assert_non_null(fly);
+	memcpy(&off, fly + 10 + cpu * 16, 8);
+	free(d);
+	return off;
+}
+
+static void corrupt(const char *src, const char *dst, long off, const void *bytes, size_t n)
+{
+	size_t len;
+	char *d = cb_read_file(src, &len);
+
+	assert_non_null(d);
+	memcpy(d + off, bytes, n);
+	assert_int_equal(cb_write_file_atomic(dst, d, len), 0);
+	free(d);
+}
+
+static void test_corrupt_pages(void **state)
+{
+	char good[PATH_MAX], bad[PATH_MAX], err[512];
+	struct cb_tracecheck info;
+	struct cb_stalls st;
+	uint64_t commit = 5000, zero = 0;
+	uint32_t hdr[2];
+	long off;
+
+	snprintf(good, sizeof(good), "%s/good.dat", tmp);
+	snprintf(bad, sizeof(bad), "%s/bad.dat", tmp);
+	write_scenario(good);
+	assert_int_equal(cb_tracecheck_file(good, &info, err, sizeof(err)), 0);
+	assert_true(info.checked && info.version == 6 && info.nr_cpus == 2);
+	assert_int_equal(info.page_size, PAGE);
+	off = cpu_data_offset(good, 1);
+
+	/* a commit larger than the page: kbuffer would read past it */
+	corrupt(good, bad, off + 8, &commit, 8);
+	assert_int_equal(cb_stalls_from_trace(bad, &st, err, sizeof(err)), -1);
+	printf("%s\n", err);
+	assert_non_null(strstr(err, bad));
+	assert_non_null(strstr(err, "CPU 1 page 0"));
+	assert_non_null(strstr(err, "commit 5000 exceeds"));
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "offset %ld", off);
+		assert_non_null(strstr(err, want));
+	}
+	/* the first event's header says type 0 with a length of 0: it cannot advance */
+	hdr[0] = 0;
+	hdr[1] = 0;
+	corrupt(good, bad, off + 16, hdr, 8);
+	assert_int_equal(cb_tracecheck_file(bad, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "has length"));
+	/* a padding event of length -4 would loop in kbuffer */
+	hdr[0] = 29;
+	hdr[1] = (uint32_t)-4;
+	corrupt(good, bad, off + 16, hdr, 8);
+	assert_int_equal(cb_stalls_from_trace(bad, &st, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "does not advance"));
+	/* an empty commit is fine: the page holds no events */
+	corrupt(good, bad, off + 8, &zero, 8);
+	assert_int_equal(cb_stalls_from_trace(bad, &st, err, sizeof(err)), 0);
+	cb_stalls_free(&st);
+	/* the CPU data running past the end of the file */
+	{
+		size_t len;
+		char *d = cb_read_file(good, &len);
+
+		assert_int_equal(cb_write_file_atomic(bad, d, len - PAGE / 2), 0);
+		free(d);
+		assert_int_equal(cb_tracecheck_file(bad, NULL, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "runs past the end of the file"));
+	}
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
+}
+
+static void make_cell(const char *run, const char *id, bool with_after)
+{
+	char dir[PATH_MAX], meta[1024], trace[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/%s", run, id);
+	assert_int_equal(cb_mkdir_p(dir), 0);
+	snprintf(meta, sizeof(meta),
+		 "{ \"schema\": 1, \"status\": \"complete\", \"cell\": { \"id\": \"%s\", "
+		 "\"kernel\": \"host\", \"setting\": \"%s\", \"workload\": \"wl\", \"rep\": 1 }, "
+		 "\"collector\": { \"lost\": 0, \"clock\": \"mono\" }, \"window\": { \"start_ns\": "
+		 "%llu, \"end_ns\": %llu, \"clock\": \"CLOCK_MONOTONIC\" } }\n", id, id,
+		 T0 + 500, T0 + 20000);
+	put(dir, "meta.json", meta);
+	put(dir, "vmstat.before", "compact_stall 10\ncompact_fail 5\ncompact_success 5\n"
+	    "compact_migrate_scanned 100\ncompact_free_scanned 0\ncompact_isolated 0\n"
+	    "pgscan_direct 7\npgscan_kswapd 0\npgsteal_direct 3\npgsteal_kswapd 0\n");
+	if (with_after)
+		put(dir, "vmstat.after", "compact_stall 14\ncompact_fail 7\ncompact_success 7\n"
+		    "compact_migrate_scanned 1612\ncompact_free_scanned 100\ncompact_isolated 142\n"
+		    "pgscan_direct 17\npgscan_kswapd 5\npgsteal_direct 8\npgsteal_kswapd 5\n");
+	snprintf(trace, sizeof(trace), "%s/trace.dat", dir);
+	write_scenario(trace);
+	put(dir, "cpu.before", "38 kcompactd0 schedstat 1000\n40 khugepaged schedstat 0\n");
+	put(dir, "cpu.after", "38 kcompactd0 schedstat 2001000\n40 khugepaged schedstat 500\n");
+	put(dir, "energy.before", "# none\n");
+	put(dir, "energy.after", "# none\n");
+	put(dir, "samples.csv", "t_ns,node,zone,present,score,weighted,node_score,o0\n"
+	    "1000000600,0,Normal,9000,40,30,30,1\n1000000600,0,DMA32,1000,90,5,30,1\n"
+	    "1000001000,0,Normal,9000,60,50,52,1\n1000009000,0,Normal,9000,10,5,6,1\n");
+}
+
+/* the value at the dotted @key of the JSON file @path, as compact JSON text */
+static const char *jget(const char *path, const char *key)
+{
+	static char buf[1024];
+	struct json_object *root = json_object_from_file(path), *o = root;
+	char k[256], *part, *save = NULL;
+
+	assert_non_null(root);
+	snprintf(k, sizeof(k), "%s", key);
+	for (part = strtok_r(k, ".", &save); part; part = strtok_r(NULL, ".", &save))
+		assert_true(json_object_object_get_ex(o, part, &o));
+	snprintf(buf, sizeof(buf), "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(root);
+	return buf;
+}
+
+static void test_cell_summary(void **state)
+{
+	char run[PATH_MAX], path[PATH_MAX], *sum, *md;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	snprintf(run, sizeof(run), "%s/run", tmp);
+	assert_int_equal(cb_mkdir_p(run), 0);
+	put(run, "run.json", "{ \"cells\": [ { \"id\": \"good\", \"kernel\": \"host\", \"setting\": "
+	    "\"good\", \"workload\": \"wl\", \"rep\": 1 }, { \"id\": \"bad\", \"kernel\": \"host\", "
+	    "\"setting\": \"bad\", \"workload\": \"wl\", \"rep\": 1 } ] }\n");
+	make_cell(run, "good", true);
+	make_cell(run, "bad", false);	/* vmstat.after missing: bad input */
+	f = open_memstream(&out, &len);
+	rc = cb_report_run(run, f, path, sizeof(path));
+	fclose(f);
+	printf("%s", out);
+	assert_int_equal(rc, 2);
+	assert_non_null(strstr(out, "bad: bad/vmstat.after: cannot read"));
+	free(out);
+
+	snprintf(path, sizeof(path), "%s/good/summary.json", run);
+	sum = cb_read_file(path, NULL);
+	assert_non_null(sum);
+	/* window [500, 20000]: the app stall at 1000 is inside, everything else as before */
+	assert_non_null(strstr(sum, "\"dc_stalls\":4"));
+	assert_non_null(strstr(sum, "\"dc_stall_total_ns\":1800"));
+	assert_non_null(strstr(sum, "\"dc_stall_p50_ns\":350"));
+	assert_non_null(strstr(sum, "\"dc_stalls_per_1k_alloc\":500"));
+	assert_non_null(strstr(sum, "\"dc_stalls_network\":1"));
+	assert_non_null(strstr(sum, "\"cw_runs_proactive\":1"));
+	assert_non_null(strstr(sum, "\"cw_run_ns_manual\":500"));
+	assert_non_null(strstr(sum, "\"vm_pgscan_direct\":10"));
+	assert_non_null(strstr(sum, "\"cpu_kcompactd_ns\":2000000"));
+	assert_non_null(strstr(sum, "\"cpu_background_ns\":2000500"));
+	/* modeled: (2000500 + 1800) ns x 10 W = 0.020023 J */
+	assert_non_null(strstr(sum, "\"energy_modeled_j\":0.020023"));
+	assert_non_null(strstr(sum, "\"energy_rapl_j\":null"));
+	assert_non_null(strstr(sum, "\"frag_score_start\":30"));
+	assert_non_null(strstr(sum, "\"frag_score_end\":6"));
+	assert_non_null(strstr(sum, "\"frag_score_max\":52"));
+	assert_non_null(strstr(sum, "\"agree\":true"));
+	free(sum);
+	assert_string_equal(jget(path, "stalls.all.histogram.buckets"),
+			    "[[100,200,1],[200,300,1],[500,600,1],[1000,2000,1]]");
+	assert_string_equal(jget(path, "stalls.by_origin.network.max_ns"), "500");
+	assert_string_equal(jget(path, "compaction.trace_vs_vmstat.migrate_scanned"),
+			    "{\"trace\":1512,\"vmstat\":1512}");
+	assert_string_equal(jget(path, "compaction.by_attribution.proactive.end.success"), "1");
+	assert_string_equal(jget(path, "extfrag.fallbacks"),
+			    "[{\"alloc\":\"Unmovable\",\"fallback\":\"Movable\",\"events\":2,"
+			    "\"change_ownership\":1,\"fragmenting\":1},{\"alloc\":\"Movable\","
+			    "\"fallback\":\"Unmovable\",\"events\":1,\"change_ownership\":0,"
+			    "\"fragmenting\":1}]");
+	assert_string_equal(jget(path, "allocations.stalls_per_1000"), "500");
+	assert_string_equal(jget(path, "cpu.source"), "\"schedstat\"");
+	assert_string_equal(jget(path, "energy.rapl_zones"), "0");
+	snprintf(path, sizeof(path), "%s/report.md", run);
+	md = cb_read_file(path, NULL);
+	assert_non_null(strstr(md, "`bad`: bad/vmstat.after"));
+	assert_non_null(strstr(md, "Exchange rate"));
+	free(md);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_known_stalls),
+		cmocka_unit_test(test_corrupt_pages),
+		cmocka_unit_test(test_cell_summary),
+	};
+	int ret;
+
+	fixtures = getenv("FIXTURES");
+	if (!fixtures || !mkdtemp(tmp)) {
+		fprintf(stderr, "FIXTURES is not set, or no temporary directory\n");
+		return 1;
+	}
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	cb_rm_rf(tmp);
+	return ret;
+}
