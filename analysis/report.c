@@ -397,8 +397,8 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 	} else {
 		/* medians only: say so, so nobody pastes a noise difference as a result */
 		static const char note[] = "the verdict compares medians over repetitions; it is "
-					   "not a significance test (that is `compactbench compare`, "
-					   "not yet available)";
+					   "not a significance test: `compactbench compare` gives CIs "
+					   "and p-values";
 
 		fprintf(txt, "note: %s\n", note);
 		fprintf(md, "\n_Note: %s._\n", note);

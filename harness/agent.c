@@ -7,6 +7,7 @@
 #include "collector.h"
 #include "meta.h"
 #include "proc.h"
+#include "sampler.h"
 #include "util.h"
 
 #include <errno.h>
@@ -271,6 +272,8 @@ static void end_procs(struct cb_proc *pr)
 
 int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
+	struct cb_sampler *smp = NULL;
+	int rc;
 	struct cb_collector_opts copts = { 0 };
 	struct cb_collector_stats st = { 0 };
 	struct cb_proc pr[CB_NR_PHASES] = { CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT };
@@ -312,10 +315,30 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	start_ns = cb_now_ns();
 	if (snapshots(run, cell_dir, "before") < 0)
 		goto out;
+	/* zoneinfo, pagetypeinfo, kcompactd/khugepaged CPU, energy; then samples.csv over time */
+	if (cb_snapshot_extra(cell_dir, run->root, "before") < 0) {
+		set_err(run, "sampler: %s", cb_sampler_error());
+		goto out;
+	}
+	smp = cb_sampler_start(cell_dir, run->root, 0);
+	if (!smp) {
+		set_err(run, "sampler: %s", cb_sampler_error());
+		goto out;
+	}
 	if (run_phases(run, cell, cell_dir, pr, wl_meta) < 0)
 		goto out;
+	rc = cb_sampler_stop(smp);
+	smp = NULL;
+	if (rc < 0) {
+		set_err(run, "sampler: %s", cb_sampler_error());
+		goto out;
+	}
 	if (snapshots(run, cell_dir, "after") < 0)
 		goto out;
+	if (cb_snapshot_extra(cell_dir, run->root, "after") < 0) {
+		set_err(run, "sampler: %s", cb_sampler_error());
+		goto out;
+	}
 	end_ns = cb_now_ns();
 	/* the fragmenter's memory is freed only after the window: that is no demand */
 	end_procs(pr);
@@ -338,6 +361,8 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	json_object_object_add(meta, "window", win);
 	ret = 0;
 out:
+	if (smp)
+		cb_sampler_stop(smp);
 	end_procs(pr);
 	if (col && ret < 0)
 		cb_collector_abort(col);
