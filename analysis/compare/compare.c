@@ -98,12 +98,35 @@ static const char *group_name(const struct cb_run_data *rd, const struct cb_grou
 	return buf;
 }
 
+/*
+ * The exchange rate: background CPU spent per unit of foreground stall time avoided, from
+ * the medians; undefined (and said so) when no stall time was avoided.
+ */
+static void print_exchange_rate(FILE *out, enum fmt f, const struct cb_group *a,
+				const struct cb_group *b)
+{
+	int mc = cb_metric_find("cpu_background_ns"), ms = cb_metric_find("dc_stall_total_ns");
+	struct cb_cmp_row c, s;
+
+	if (mc < 0 || ms < 0 || cb_compare_metric(a, b, mc, 0.95, &c) < 0 ||
+	    cb_compare_metric(a, b, ms, 0.95, &s) < 0)
+		return;
+	if (s.ma - s.mb <= 0) {
+		fprintf(out, "%s  exchange rate: no stall time avoided, so none to buy\n",
+			f == FMT_MD ? "-" : " ");
+		return;
+	}
+	fprintf(out, "%s  exchange rate: %.3g ns of kcompactd+khugepaged CPU per ns of stall avoided\n",
+		f == FMT_MD ? "-" : " ", (c.mb - c.ma) / (s.ma - s.mb));
+}
+
 static void print_avoided(FILE *out, enum fmt f, const struct cb_group *a, const struct cb_group *b,
 			  double conf)
 {
 	static const char *const avoided[] = { "dc_stalls", "dc_stalls_per_1k_alloc",
 					       "dc_stall_total_ns", NULL };
-	static const char *const cost[] = { "bg_cpu_ns", "energy_j", NULL };
+	static const char *const cost[] = { "cpu_background_ns", "energy_rapl_j", "energy_modeled_j",
+					    NULL };
 	struct cb_cmp_row r;
 	char v[32], lo[32], hi[32];
 
@@ -128,14 +151,18 @@ static void print_avoided(FILE *out, enum fmt f, const struct cb_group *a, const
 		int m = cb_metric_find(cost[i]);
 
 		if (m < 0 || cb_compare_metric(a, b, m, conf, &r) < 0) {
-			fprintf(out, "%s  cost %-21s not measured yet\n", f == FMT_MD ? "-" : " ",
+			fprintf(out, "%s  cost %-21s not measured here\n", f == FMT_MD ? "-" : " ",
 				cost[i]);
 			continue;
 		}
 		fmt_num(v, sizeof(v), r.mb - r.ma);
-		fprintf(out, "%s  cost %-21s %12s %s more in the candidate\n", f == FMT_MD ? "-" : " ",
-			cost[i], v, cb_metrics[m].unit);
+		fmt_num(lo, sizeof(lo), r.diff.lo);
+		fmt_num(hi, sizeof(hi), r.diff.hi);
+		fprintf(out, "%s  cost %-21s %12s %s more in the candidate  [%s, %s]%s\n",
+			f == FMT_MD ? "-" : " ", cost[i], v, cb_metrics[m].unit, lo, hi,
+			strstr(cost[i], "modeled") ? " (modeled)" : "");
 	}
+	print_exchange_rate(out, f, a, b);
 }
 
 static void print_drift(FILE *out, enum fmt f, const struct cb_group *g, const char *name)
