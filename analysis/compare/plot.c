@@ -11,6 +11,7 @@
 #include "stalls.h"
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -34,7 +35,79 @@ static const struct chart charts[] = {
 	{ "stall-pct", "Direct-compaction stall p50 and p99 (median over repetitions, 95% CI)" },
 	{ "stall-count", "Direct-compaction stalls per repetition (median, 95% CI)" },
 	{ "thp-success", "THP success rate (thp-demand's own count)" },
+	{ "stall-per-1k", "Direct-compaction stalls per 1000 high-order allocations (median, 95% CI)" },
+	{ "cost", "kcompactd+khugepaged CPU spent against direct-compaction stall time avoided" },
+	{ "free-2m", "Free memory in blocks of 2 MiB and larger, first repetition of each" },
+	{ "free-orders", "Free memory per order over time, first repetition of the first group" },
 };
+
+#define MAX_ORDERS 11
+
+/*
+ * samples.csv of @cell_dir summed over zones per sample time, as MiB per order, into @f
+ * (one line per sample: seconds since the first sample, then orders 0..10); @only_2m
+ * writes one column instead: MiB in blocks of order >= 9. Returns samples written.
+ */
+static int write_free(FILE *f, const char *cell_dir, bool only_2m)
+{
+	char path[PATH_MAX], line[1024];
+	unsigned long long t, t0 = 0, cur = 0;
+	double mib[MAX_ORDERS] = { 0 };
+	int n = 0, have = 0;
+	FILE *in;
+
+	if (cb_path(path, sizeof(path), "%s/samples.csv", cell_dir) < 0 || !(in = fopen(path, "r")))
+		return 0;
+	for (;;) {
+		char *p = fgets(line, sizeof(line), in), *tok, *save = NULL;
+		int col = 0;
+
+		if (p && !isdigit((unsigned char)line[0]))
+			continue; /* the header */
+		t = p ? strtoull(line, NULL, 10) : 0;
+		if (have && (!p || t != cur)) {
+			double big = 0;
+
+			if (!n)
+				t0 = cur;
+			fprintf(f, "%.3f", (cur - t0) / 1e9);
+			for (int o = 0; o < MAX_ORDERS; o++) {
+				if (!only_2m)
+					fprintf(f, " %.3f", mib[o]);
+				big += o >= 9 ? mib[o] : 0;
+				mib[o] = 0;
+			}
+			if (only_2m)
+				fprintf(f, " %.3f", big);
+			fprintf(f, "\n");
+			n++;
+		}
+		if (!p)
+			break;
+		cur = t;
+		have = 1;
+		/* t_ns,node,zone,present,score,weighted,node_score,o0..o10 */
+		for (tok = strtok_r(line, ",", &save); tok; tok = strtok_r(NULL, ",", &save), col++)
+			if (col >= 7 && col < 7 + MAX_ORDERS)
+				mib[col - 7] += strtod(tok, NULL) * (double)(1ULL << (col - 7)) * 4096 /
+						(1 << 20);
+	}
+	fclose(in);
+	fprintf(f, "\n\n");
+	return n;
+}
+
+/* median of metric @m in @g, NAN without values */
+static double group_median(const struct cb_group *g, int m)
+{
+	double *v = calloc(g->n + 1, sizeof(double)), med = NAN;
+	size_t n = m >= 0 ? cb_group_values(g, m, v) : 0;
+
+	if (n)
+		med = cb_stats_median(v, n);
+	free(v);
+	return med;
+}
 
 /* a label for a group: "setting" with one run and one kernel, else more */
 static void label(char *buf, size_t size, const struct cb_run_data *rd, int nruns,
@@ -127,6 +200,47 @@ static void write_median_ci(FILE *f, const struct cb_group *g, int m, double sca
 	free(v);
 }
 
+/*
+ * cost.dat: for each candidate and its baseline (cb_runs_pair), the extra background CPU
+ * against the stall time avoided, medians over repetitions, in ms.
+ */
+static int write_cost(const char *dir, struct cb_run_data *runs, int nr)
+{
+	const struct cb_group *base[256], *cand[256];
+	int mc = cb_metric_find("cpu_background_ns"), ms = cb_metric_find("dc_stall_total_ns");
+	char path[PATH_MAX];
+	int rows = 0;
+	FILE *f;
+
+	if (cb_path(path, sizeof(path), "%s/cost.dat", dir) < 0 || !(f = fopen(path, "w")))
+		return 0;
+	fprintf(f, "# label cpu_ms_more stall_ms_avoided\n");
+	for (int k = nr == 1 ? 0 : 1; k < nr; k++) {
+		size_t np = cb_runs_pair(&runs[0], nr == 1 ? NULL : &runs[k], base, cand, 256);
+
+		for (size_t i = 0; i < np; i++) {
+			double cpu = group_median(cand[i], mc) - group_median(base[i], mc);
+			double avoided = group_median(base[i], ms) - group_median(cand[i], ms);
+
+			if (isnan(cpu) || isnan(avoided))
+				continue;
+			fprintf(f, "\"%s vs %s\" %g %g\n", cand[i]->setting, base[i]->setting,
+				cpu / 1e6, avoided / 1e6);
+			rows++;
+		}
+	}
+	fclose(f);
+	return rows;
+}
+
+/* a chart with nothing to draw still gets its file, saying why it is empty */
+static void empty_chart(FILE *gp, const char *file, const char *ext, const char *title,
+			const char *why)
+{
+	fprintf(gp, "set output '%s.%s'\nset title \"%s\"\nset label 1 \"%s\" at graph 0.5,0.5 "
+		    "center\nplot [0:1][0:1] NaN notitle\nunset label 1\n", file, ext, title, why);
+}
+
 /* the data files and the script; returns 0, or -1 with errno */
 static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 {
@@ -134,6 +248,8 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 	FILE *cdf, *bars, *gp;
 	int idx = 0, m50 = cb_metric_find("dc_stall_p50_ns"), m99 = cb_metric_find("dc_stall_p99_ns");
 	int mst = cb_metric_find("dc_stalls"), mthp = cb_metric_find("wl_thp_success_rate");
+	int m1k = cb_metric_find("dc_stalls_per_1k_alloc"), nfree = 0, ncost, n2m = 0;
+	FILE *free2m, *freeo;
 
 	if (cb_path(path, sizeof(path), "%s/stall-cdf.dat", dir) < 0 || !(cdf = fopen(path, "w")))
 		return -1;
@@ -146,7 +262,10 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 		fclose(bars);
 		return -1;
 	}
-	fprintf(bars, "# label p50_us lo hi p99_us lo hi stalls lo hi thp_pct lo hi\n");
+	if (cb_path(path, sizeof(path), "%s/free-2m.dat", dir) < 0 || !(free2m = fopen(path, "w")) ||
+	    cb_path(path, sizeof(path), "%s/free-orders.dat", dir) < 0 || !(freeo = fopen(path, "w")))
+		abort(); /* the directory took three files already */
+	fprintf(bars, "# label p50_us lo hi p99_us lo hi stalls lo hi thp_pct lo hi per1k lo hi\n");
 	for (int r = 0; r < nr; r++) {
 		for (size_t i = 0; i < runs[r].ng; i++) {
 			const struct cb_group *g = &runs[r].groups[i];
@@ -160,12 +279,25 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 			write_median_ci(bars, g, m99, 1e-3);
 			write_median_ci(bars, g, mst, 1);
 			write_median_ci(bars, g, mthp, 100);
+			write_median_ci(bars, g, m1k, 1);
 			fprintf(bars, "\n");
+			fprintf(free2m, "\"%s (%s)\" \"MiB\"\n", lab, g->workload);
+			if (g->n)
+				n2m += write_free(free2m, g->cell_dir[0], true);
+			else
+				fprintf(free2m, "\n\n");
+			if (!nfree && g->n) {
+				fprintf(freeo, "# %s (%s), repetition %ld\n", lab, g->workload, g->rep[0]);
+				nfree = write_free(freeo, g->cell_dir[0], false);
+			}
 			idx++;
 		}
 	}
 	fclose(cdf);
 	fclose(bars);
+	fclose(free2m);
+	fclose(freeo);
+	ncost = write_cost(dir, runs, nr);
 	/* one script, two terminals: the same charts as PNG and SVG */
 	fprintf(gp, "set key outside right top\nset grid\nset style fill solid 0.6\n"
 		    "set style data histograms\nset style histogram errorbars gap 1 lw 1\n");
@@ -191,6 +323,36 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 			    "set ylabel 'THP success (%%)'\nset yrange [0:100]\nplot 'groups.dat' using "
 			    "11:12:13:xtic(1) title 'regions backed by a huge page'\nset yrange [*:*]\n",
 			ext, charts[3].title);
+		fprintf(gp, "set output 'stall-per-1k.%s'\nset title \"%s\"\n"
+			    "set ylabel 'stalls per 1000 order>0 allocations'\nplot 'groups.dat' using "
+			    "14:15:16:xtic(1) title 'direct-compaction stalls per 1000'\n", ext,
+			charts[4].title);
+		if (!ncost)
+			empty_chart(gp, "cost", ext, charts[5].title, "no candidate with CPU and stall "
+				    "figures to set against a baseline");
+		else
+			fprintf(gp, "set output 'cost.%s'\nset title \"%s\"\nset xtics norotate\n"
+				    "set xlabel 'kcompactd+khugepaged CPU, candidate - baseline (ms)'\n"
+				    "set ylabel 'stall time avoided, baseline - candidate (ms)'\n"
+				    "plot 'cost.dat' using 2:3 with points pt 7 ps 1.5 title 'candidate vs its "
+				    "baseline', '' using 2:3:1 with labels offset 0,1 notitle\n", ext,
+				charts[5].title);
+		fprintf(gp, "set xtics norotate\n");
+		if (!n2m)
+			empty_chart(gp, "free-2m", ext, charts[6].title, "no samples.csv in these runs");
+		else
+			fprintf(gp, "set output 'free-2m.%s'\nset title \"%s\"\nset style data lines\n"
+				    "set xlabel 'time since the first sample of the cell (s)'\n"
+				    "set ylabel 'free MiB in blocks >= 2 MiB'\nplot for [i=0:%d] 'free-2m.dat' "
+				    "index i using 1:2 lw 2 title columnheader(1)\n", ext, charts[6].title, idx - 1);
+		if (!nfree)
+			empty_chart(gp, "free-orders", ext, charts[7].title, "no samples.csv in these runs");
+		else
+			fprintf(gp, "set output 'free-orders.%s'\nset title \"%s\"\nset style data lines\n"
+				    "set ylabel 'free MiB (log scale)'\nset logscale y\nplot for [o=0:10] "
+				    "'free-orders.dat' using 1:(column(o+2) > 0 ? column(o+2) : NaN) lw 2 "
+				    "title sprintf('order %%d', o)\nunset logscale y\nset style data histograms\n"
+				    "set xtics rotate by -30\n", ext, charts[7].title);
 	}
 	fclose(gp);
 	return 0;

@@ -180,13 +180,14 @@ static bool starts_with(const char *path, const char *magic, size_t n)
 static void test_plot(void **state)
 {
 	static const char *const charts[] = { "stall-cdf", "stall-pct", "stall-count",
-					      "thp-success" };
+					      "thp-success", "stall-per-1k", "cost", "free-2m",
+					      "free-orders" };
 	char *args[] = { "plot", out, NULL }, log_path[800], path[900], *html, *p;
 	int svgs = 0;
 
 	snprintf(log_path, sizeof(log_path), "%s/plot.log", dir);
 	assert_int_equal(itest_wait(itest_spawn(log_path, args)), 0);
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < CB_ARRAY_SIZE(charts); i++) {
 		snprintf(path, sizeof(path), "%s/charts/%s.png", out, charts[i]);
 		assert_true(starts_with(path, "\x89PNG\r\n\x1a\n", 8));
 		snprintf(path, sizeof(path), "%s/charts/%s.svg", out, charts[i]);
@@ -197,7 +198,7 @@ static void test_plot(void **state)
 	assert_non_null(html);
 	for (p = html; (p = strstr(p, "<svg")); p++)
 		svgs++;
-	assert_int_equal(svgs, 4);
+	assert_int_equal(svgs, CB_ARRAY_SIZE(charts));
 	free(html);
 }
 
@@ -249,7 +250,7 @@ static void test_report_in_chromium(void **state)
 		svg_end++;
 	}
 	free(text);
-	assert_int_equal(drawn, 4);
+	assert_int_equal(drawn, 8);
 }
 
 int main(void)
