@@ -101,7 +101,7 @@ static long vmstat(const char *file, const char *key)
 	return v;
 }
 
-#define REPS 3
+#define REPS 4
 static long total_delta;
 
 static void check_cell(void)
@@ -150,7 +150,7 @@ static void check_cell(void)
 static char out[700];
 
 /*
- * Three repetitions: the later cells also check that one process runs cells back to back.
+ * Four repetitions (the gate's minimum, for the A/A test below): the later cells also check that one process runs cells back to back.
  * Every cell must agree with /proc/vmstat. How much a cell direct-compacts depends on where
  * this VM's free memory happens to lie (now and then a cell finds enough free 2 MiB blocks
  * and needs none), so the smoke matrix must direct-compact over the whole run, or this test
@@ -253,14 +253,40 @@ static void test_report_in_chromium(void **state)
 	assert_int_equal(drawn, 8);
 }
 
+/*
+ * A/A on this machine: a second run of the same matrix is gated against the first and must
+ * pass. The gate's false-alarm rate is 1 - confidence by construction (test_gate checks it
+ * on synthetic runs); here 0.99, so that this real-machine check fails CI about once in a
+ * hundred runs at most rather than once in twenty.
+ */
+static void test_gate_aa(void **state)
+{
+	char out2[800], cfg[1024], log_path[800], *text;
+	char *run_args[] = { "run", cfg, "--quick", "--reps", "4", "-o", out2, NULL };
+	char *gate_args[] = { "gate", "--baseline", out, "--candidate", out2, "--confidence", "0.99",
+			      NULL };
+	int rc;
+
+	snprintf(cfg, sizeof(cfg), "%s/tests/harness/smoke.ini", getenv("SOURCE_ROOT"));
+	snprintf(out2, sizeof(out2), "%s/run2", dir);
+	snprintf(log_path, sizeof(log_path), "%s/gate.log", dir);
+	assert_int_equal(itest_wait(itest_spawn(log_path, run_args)), 0);
+	rc = itest_wait(itest_spawn(log_path, gate_args));
+	text = cb_read_file(log_path, NULL);
+	print_message("%s", text ? text : "");
+	free(text);
+	assert_int_equal(rc, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_trace_agrees_with_vmstat),
 					    cmocka_unit_test(test_plot),
-					    cmocka_unit_test(test_report_in_chromium) };
+					    cmocka_unit_test(test_report_in_chromium),
+					    cmocka_unit_test(test_gate_aa) };
 	const char *src = getenv("SOURCE_ROOT");
 	char cfg[1024], log_path[700];
-	char *args[] = { "run", cfg, "--quick", "--reps", "3", "-o", out, NULL };
+	char *args[] = { "run", cfg, "--quick", "--reps", "4", "-o", out, NULL };
 	int rc;
 
 	if (!itest_can_trace() || !src) {
