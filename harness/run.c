@@ -68,7 +68,7 @@ static const char run_usage[] =
 	"  -o, --output DIR   the run directory (must not hold a run already)\n"
 	"  --reps N           repetitions of every cell (overrides [global] reps)\n"
 	"  --quick            [global] quick_reps repetitions and the workloads' quick.* options\n"
-	"  --target T         run every kernel's cells on target T (host; qemu is not yet available)\n"
+	"  --target T         run every kernel's cells on target T (host, or qemu: needs a recipe)\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit: 0 every cell completed, 1 a cell failed or the run stopped, 2 bad input,\n"
@@ -286,6 +286,27 @@ static void cell_figures(const char *cell_dir, char *buf, size_t size)
 		snprintf(buf + strlen(buf), size - strlen(buf), ", THP success %.1f%%", 100 * v[2]);
 }
 
+/*
+ * the gate's verdict for each setting against the first one, on the default metrics: what
+ * a CI job would say if the first setting were the baseline and this one the candidate
+ */
+static void gate_settings(const struct cb_run *run)
+{
+	char base[PATH_MAX + CB_NAME_MAX + 2], cand[PATH_MAX + CB_NAME_MAX + 2];
+
+	for (size_t i = 1; i < run->cfg->nr_settings; i++) {
+		char *args[] = { "gate", "--baseline", base, "--candidate", cand, NULL };
+
+		snprintf(base, sizeof(base), "%s:%s", run->dir, run->cfg->settings[0].name);
+		snprintf(cand, sizeof(cand), "%s:%s", run->dir, run->cfg->settings[i].name);
+		printf("\ngate: '%s' as candidate against '%s' as baseline\n",
+		       run->cfg->settings[i].name, run->cfg->settings[0].name);
+		fflush(stdout);
+		cmd_gate(5, args);
+		fflush(stdout);
+	}
+}
+
 static int run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr, size_t *failed)
 {
 	for (size_t i = 0; i < nr && !cb_interrupted; i++) {
@@ -310,13 +331,41 @@ static int run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr,
 	return 0;
 }
 
+static bool target_used(const struct cb_config *cfg, enum cb_target_kind kind)
+{
+	for (size_t i = 0; i < cfg->nr_kernels; i++)
+		if (cfg->kernels[i].target == kind)
+			return true;
+	return false;
+}
+
+/* prepare every target some kernel runs on (the qemu target builds its kernels here) */
+static int prepare_targets(struct cb_run *run)
+{
+	for (int kind = CB_TARGET_HOST; kind <= CB_TARGET_QEMU; kind++) {
+		if (!target_used(run->cfg, kind))
+			continue;
+		if (cb_target_find(kind)->prepare(run) < 0) {
+			cb_log("%s", run->err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void teardown_targets(struct cb_run *run)
+{
+	for (int kind = CB_TARGET_HOST; kind <= CB_TARGET_QEMU; kind++)
+		if (target_used(run->cfg, kind))
+			cb_target_find(kind)->teardown(run);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
 	struct cb_run run = { .root = "" };
 	struct cb_config *cfg;
 	struct cb_cell *cells;
-	const struct cb_target_ops *ops;
 	size_t nr, failed = 0;
 	char err[2048], started[32];
 	int rc;
@@ -356,11 +405,8 @@ int cmd_run(int argc, char **argv)
 	install_signals();
 	if (cb_collector_cleanup_stale(cb_log_line) < 0)
 		cb_log("could not look for stale tracefs instances: %s", strerror(errno));
-	ops = &cb_target_host;
-	if (ops->prepare(&run) < 0) {
-		cb_log("%s", run.err);
+	if (prepare_targets(&run) < 0)
 		goto out_cfg;
-	}
 	if (make_run_dir(&run, o.out) < 0)
 		goto out_cfg;
 	iso_now(started, sizeof(started));
@@ -369,7 +415,7 @@ int cmd_run(int argc, char **argv)
 	       cfg->path, nr, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads,
 	       nr / (cfg->nr_kernels * cfg->nr_settings * cfg->nr_workloads), run.dir);
 	run_cells(&run, cells, nr, &failed);
-	ops->teardown(&run);
+	teardown_targets(&run);
 	write_run_json(&run, cells, nr, started, true, !failed && !cb_interrupted);
 	if (cb_interrupted) {
 		cb_log("interrupted: knobs restored; the run in %s is incomplete", run.dir);
@@ -385,6 +431,7 @@ int cmd_run(int argc, char **argv)
 		printf("\n");
 		fflush(stdout);
 		cmd_compare(2, cmp);
+		gate_settings(&run);
 	}
 	{
 		char *plot[] = { "plot", run.dir, NULL };

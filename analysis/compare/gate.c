@@ -13,6 +13,8 @@
 #include "compare.h"
 
 #include <getopt.h>
+#include <limits.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ enum { GATE_PASS = 0, GATE_REGRESSION = 1, GATE_BAD_INPUT = 2, GATE_INCONCLUSIVE
 #define MAX_PAIRS 256
 
 static const char usage[] =
-	"usage: compactbench gate --baseline DIR --candidate DIR [--metric M]...\n"
+	"usage: compactbench gate --baseline DIR[:SETTING] --candidate DIR[:SETTING] [--metric M]...\n"
 	"                         [--max-regress 10%] [--confidence 0.95] [--min-reps 4]\n"
 	"                         [--allow-lost]\n"
 	"\n"
@@ -33,6 +35,8 @@ static const char usage[] =
 	"than --max-regress and the change is significant at --confidence. Inconclusive: fewer\n"
 	"than --min-reps repetitions, lost trace events (unless --allow-lost), different\n"
 	"configs or workloads, or a cell that failed.\n"
+	"DIR:SETTING takes only that setting's cells of a run, so two settings of one run can\n"
+	"be gated against each other.\n"
 	"Default metrics: dc_stall_p99_ns and dc_stall_total_ns. --min-reps is 4 because the\n"
 	"exact two-sided rank test cannot reach p < 0.05 with 3 repetitions a side (its\n"
 	"smallest p is then 0.1).\n";
@@ -177,27 +181,59 @@ static int gate_metric(const struct gate_opts *o, const struct cb_group *a,
 {
 	const char *name = cb_metrics[m].name;
 	struct cb_cmp_row r;
+	char who[2 * 64 + 8];
 	double rel;
 
+	/* "setting/workload", or "candidate vs baseline/workload" across settings */
+	if (strcmp(a->setting, b->setting))
+		snprintf(who, sizeof(who), "%s vs %s/%s", b->setting, a->setting, a->workload);
+	else
+		snprintf(who, sizeof(who), "%s/%s", a->setting, a->workload);
+
 	if (cb_compare_metric(a, b, m, o->conf, &r) < 0) {
-		printf("inconclusive: %s/%s %s: no value in one of the runs\n", a->setting,
-		       a->workload, name);
+		printf("inconclusive: %s %s: no value in one of the runs\n", who, name);
 		return GATE_INCONCLUSIVE;
 	}
 	/* how much worse, as a fraction of the baseline (a rise from 0 is infinitely worse) */
 	rel = r.ma != 0 ? fabs(r.mb - r.ma) / fabs(r.ma) : (r.mb != r.ma ? INFINITY : 0);
 	if (r.worse && rel > o->max_regress && r.significant) {
-		printf("REGRESSION: %s/%s %s: %.4g -> %.4g %s (%+.1f%%, over the allowed %.0f%%; "
-		       "p = %.3f, CI of the difference [%.4g, %.4g])\n", a->setting, a->workload, name,
+		printf("REGRESSION: %s %s: %.4g -> %.4g %s (%+.1f%%, over the allowed %.0f%%; "
+		       "p = %.3f, CI of the difference [%.4g, %.4g])\n", who, name,
 		       r.ma, r.mb, cb_metrics[m].unit, isnan(r.delta_pct) ? INFINITY : r.delta_pct,
 		       o->max_regress * 100, r.p, r.diff.lo, r.diff.hi);
 		return GATE_REGRESSION;
 	}
-	printf("pass: %s/%s %s: %.4g -> %.4g %s (%+.1f%%): %s\n", a->setting, a->workload, name,
+	printf("pass: %s %s: %.4g -> %.4g %s (%+.1f%%): %s\n", who, name,
 	       r.ma, r.mb, cb_metrics[m].unit, isnan(r.delta_pct) ? 0.0 : r.delta_pct,
 	       !r.worse ? "not worse" : rel <= o->max_regress ? "within the allowed regression" :
 	       "worse, but not significant at this confidence");
 	return GATE_PASS;
+}
+
+/*
+ * load DIR or DIR:SETTING; with a setting, only that setting's groups are kept, so two
+ * settings of one run can be gated against each other (run does that at its end)
+ */
+static int load_side(const char *spec, struct cb_run_data *rd, char *err, size_t errlen)
+{
+	char dir[PATH_MAX];
+	const char *colon = strrchr(spec, ':');
+
+	snprintf(dir, sizeof(dir), "%s", spec);
+	if (colon && access(spec, F_OK) < 0)
+		dir[colon - spec] = '\0';
+	else
+		colon = NULL;
+	if (cb_run_load(dir, rd, err, errlen) < 0)
+		return -1;
+	if (!colon)
+		return 0;
+	if (!cb_run_keep_setting(rd, colon + 1)) {
+		snprintf(err, errlen, "%s: no setting '%s' in this run", dir, colon + 1);
+		cb_run_free(rd);
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_gate(int argc, char **argv)
@@ -212,11 +248,11 @@ int cmd_gate(int argc, char **argv)
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	if (cb_run_load(o.base, &a, err, sizeof(err)) < 0) {
+	if (load_side(o.base, &a, err, sizeof(err)) < 0) {
 		fprintf(stderr, "compactbench gate: baseline: %s\n", err);
 		return GATE_BAD_INPUT;
 	}
-	if (cb_run_load(o.cand, &b, err, sizeof(err)) < 0) {
+	if (load_side(o.cand, &b, err, sizeof(err)) < 0) {
 		fprintf(stderr, "compactbench gate: candidate: %s\n", err);
 		cb_run_free(&a);
 		return GATE_BAD_INPUT;

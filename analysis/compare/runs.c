@@ -172,21 +172,37 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 	return 0;
 }
 
+static void free_group(struct cb_group *g)
+{
+	for (size_t k = 0; k < g->n; k++)
+		free(g->cell_dir[k]);
+	free(g->cell_dir);
+	free(g->rep);
+	for (int m = 0; m < CB_M_NR; m++)
+		free(g->val[m]);
+}
+
 void cb_run_free(struct cb_run_data *rd)
 {
-	for (size_t i = 0; i < rd->ng; i++) {
-		struct cb_group *g = &rd->groups[i];
-
-		for (size_t k = 0; k < g->n; k++)
-			free(g->cell_dir[k]);
-		free(g->cell_dir);
-		free(g->rep);
-		for (int m = 0; m < CB_M_NR; m++)
-			free(g->val[m]);
-	}
+	for (size_t i = 0; i < rd->ng; i++)
+		free_group(&rd->groups[i]);
 	free(rd->groups);
 	rd->groups = NULL;
 	rd->ng = 0;
+}
+
+size_t cb_run_keep_setting(struct cb_run_data *rd, const char *setting)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < rd->ng; i++) {
+		if (strcmp(rd->groups[i].setting, setting))
+			free_group(&rd->groups[i]);
+		else
+			rd->groups[k++] = rd->groups[i];
+	}
+	rd->ng = k;
+	return k;
 }
 
 size_t cb_group_values(const struct cb_group *g, int m, double *out)

@@ -44,6 +44,12 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 void cb_run_free(struct cb_run_data *rd);
 
 /*
+ * cb_run_keep_setting - drop every group whose setting is not @setting; returns how many
+ * groups are left
+ */
+size_t cb_run_keep_setting(struct cb_run_data *rd, const char *setting);
+
+/*
  * cb_group_values - the non-null values of metric @m in @g, in rep order, into @out
  * (room for g->n). Returns how many.
  */

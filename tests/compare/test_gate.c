@@ -82,8 +82,13 @@ static const struct spec base = { .reps = 5, .p99 = 2e6, .total = 3e8, .noise = 
 static void test_aa_passes(void **state)
 {
 	const char *a = make_run("a", &base), *b = make_run("b", &base);
+	char sa[800], sb[800];
 
 	assert_int_equal(gate(a, b, NULL), 0);
+	/* the same through DIR:SETTING */
+	snprintf(sa, sizeof(sa), "%s:s", a);
+	snprintf(sb, sizeof(sb), "%s:s", b);
+	assert_int_equal(gate(sa, sb, NULL), 0);
 }
 
 static void test_regression_fails(void **state)
@@ -127,6 +132,9 @@ static void test_bad_input(void **state)
 	assert_int_equal(gate(a, "/nonexistent-run", NULL), 2);
 	assert_int_equal(gate(a, a, "--metric=nosuch"), 2);
 	assert_int_equal(gate(a, a, "--max-regress=lots"), 2);
+	/* DIR:SETTING names a setting of a run; one that is not there is bad input */
+	snprintf(path, sizeof(path), "%s:nosuch", a);
+	assert_int_equal(gate(path, b, NULL), 2);
 }
 
 /* 100 A/A pairs from one distribution with a lot of noise: at most 5 false alarms */
