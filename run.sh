@@ -13,6 +13,8 @@ packages=(
 	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd
 	libinih-dev libjson-c-dev libgsl-dev libcmocka-dev
 	libssl-dev gnuplot-nox stress-ng chromium
+	qemu-system-x86 busybox-static cpio linux-source-6.1 make patch xz-utils bc bison flex
+	libelf-dev
 )
 
 die() { echo "run.sh: $*" >&2; exit 1; }

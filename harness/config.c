@@ -68,9 +68,19 @@ static const struct cfg_key keys[] = {
 	{ SEC_GLOBAL, "output", KT_STRING, "results", 0, 0, NULL, CFG(output),
 	  "directory under which run directories are made (run -o overrides)" },
 	{ SEC_KERNEL, "target", KT_ENUM, NULL, 0, 0, target_names, KRN(target),
-	  "where this kernel's cells run (default: [global] target); qemu is not yet available" },
+	  "where this kernel's cells run (default: [global] target): host or qemu (needs recipe)" },
 	{ SEC_KERNEL, "release", KT_STRING, NULL, 0, 0, NULL, KRN(release),
 	  "host target: the `uname -r` the booted kernel must have, or the run stops" },
+	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, KRN(recipe),
+	  "qemu target: the kernel recipe (configs/kernels/NAME.ini; relative to this file's "
+	  "directory) built, cached and booted for this kernel's cells" },
+	{ SEC_KERNEL, "memory", KT_SIZE, "2G", 0, 0, NULL, KRN(memory),
+	  "qemu target: guest memory (bytes like 2G, or a fraction of the host's MemTotal)" },
+	{ SEC_KERNEL, "cpus", KT_INT, "2", 1, 64, NULL, KRN(cpus),
+	  "qemu target: guest CPUs" },
+	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 0, 0, NULL, KRN(boot_timeout_s),
+	  "qemu target: a guest whose agent has not started within this is killed and the cell "
+	  "fails with the console's tail; the agent then gets the workload's timeouts" },
 	{ SEC_WORKLOAD, "timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(timeout_s),
 	  "a cell whose demand phase runs longer is stopped and marked failed" },
 	{ SEC_WORKLOAD, "ready_timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(ready_timeout_s),
@@ -302,6 +312,7 @@ static void open_section(struct pstate *ps, char *text)
 		snprintf(k->name, sizeof(k->name), "%s", name);
 		k->target = (enum cb_target_kind)-1;
 		k->line = ps->line;
+		set_defaults(ps, SEC_KERNEL, k);
 		ps->obj = k;
 		break;
 	}
@@ -556,6 +567,7 @@ static void check_config(struct pstate *ps)
 		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s",
 			 cfg->target == CB_TARGET_HOST ? "host" : "qemu");
 		cfg->kernels[0].target = cfg->target;
+		set_defaults(ps, SEC_KERNEL, &cfg->kernels[0]);
 		cfg->nr_kernels = 1;
 	}
 	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++)
@@ -630,8 +642,11 @@ void cb_config_free(struct cb_config *cfg)
 
 	if (!cfg)
 		return;
-	for (i = 0; i < cfg->nr_kernels; i++)
+	for (i = 0; i < cfg->nr_kernels; i++) {
 		free(cfg->kernels[i].release);
+		free(cfg->kernels[i].recipe);
+		free(cfg->kernels[i].memory);
+	}
 	for (i = 0; i < cfg->nr_settings; i++) {
 		for (k = 0; k < cfg->settings[i].nr_knobs; k++) {
 			free(cfg->settings[i].knobs[k].key);

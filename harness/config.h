@@ -37,6 +37,10 @@ struct cb_kernel {
 	char name[CB_NAME_MAX];
 	enum cb_target_kind target;
 	char *release; /* expected `uname -r`, or NULL for whatever is booted */
+	char *recipe;  /* qemu: the kernel recipe (kernel_build.h), as written in the file */
+	char *memory;  /* qemu: guest memory, size text */
+	long cpus;     /* qemu: guest CPUs */
+	double boot_timeout_s; /* qemu: the agent must start within this */
 	int line;
 };
 

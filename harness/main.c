@@ -12,6 +12,8 @@
 
 int cmd_config(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
 
 struct cb_command {
 	const char *name;
@@ -28,7 +30,8 @@ static const struct cb_command commands[] = {
 	{ "compare", cmd_compare, "compare runs: every metric, delta, CI, p-value" },
 	{ "gate", cmd_gate, "CI gate on stall-latency regressions" },
 	{ "plot", cmd_plot, "gnuplot charts of runs" },
-	{ "kernel", NULL, "build a kernel from a recipe (for the qemu target)" },
+	{ "kernel", cmd_kernel, "build a kernel from a recipe (for the qemu target)" },
+	{ "agent", cmd_agent, "run one cell of a config here (what runs inside a target)" },
 	{ NULL },
 };
 

@@ -13,7 +13,7 @@ const struct cb_target_ops *cb_target_find(enum cb_target_kind kind)
 	case CB_TARGET_HOST:
 		return &cb_target_host;
 	case CB_TARGET_QEMU:
-		break;
+		return &cb_target_qemu;
 	}
 	errno = ENOSYS;
 	return NULL;

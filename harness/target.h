@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * target.h - where cells run. A target is an ops table, one file each (fio's engines):
- * host (the booted kernel, target_host.c); qemu comes with the kernel-build work.
+ * host (the booted kernel, target_host.c) and qemu (a recipe-built kernel in a VM, target_qemu.c).
  */
 #ifndef CB_TARGET_H
 #define CB_TARGET_H
@@ -24,6 +24,7 @@ struct cb_target_ops {
 };
 
 extern const struct cb_target_ops cb_target_host;
+extern const struct cb_target_ops cb_target_qemu;
 
 /* cb_target_find - the ops of @kind, or NULL (errno ENOSYS) if not yet available */
 const struct cb_target_ops *cb_target_find(enum cb_target_kind kind);

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * initramfs.h - the qemu guest's root: busybox-static, the agent (this compactbench
+ * binary), the workload programs, the shared libraries they need and an /init that
+ * mounts proc/sys/dev/tracefs and the 9p results share, runs `compactbench agent`, then
+ * reboots (QEMU runs with -no-reboot, so that ends it).
+ *
+ * /init reads what it runs from the kernel command line (unknown NAME=VALUE parameters
+ * become its environment): cbcell=CELL_ID, cbquick=1, cbaccel=kvm|tcg. It prints
+ * "cb-init: up" once booted and "cb-init: agent start" before the agent; the qemu target
+ * waits for these lines.
+ */
+#ifndef CB_INITRAMFS_H
+#define CB_INITRAMFS_H
+
+#include <stddef.h>
+
+#define CB_INIT_UP_LINE "cb-init: up"
+#define CB_INIT_AGENT_LINE "cb-init: agent start"
+#define CB_9P_TAG "cbresults"
+
+/*
+ * cb_initramfs_build - a newc cpio of the guest root, cached by a hash of its bytes under
+ * cb_cache_root()/initramfs/<hash>.cpio. @self: the compactbench binary to put in;
+ * @workloads_dir: the directory of the workload programs. Writes the path to @out.
+ * Returns 0, or -1 with a message in @err.
+ */
+int cb_initramfs_build(const char *self, const char *workloads_dir, char *out, size_t size,
+		       char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * target_qemu.c - the qemu target: each cell boots its kernel's recipe-built bzImage with
+ * our initramfs; /init runs `compactbench agent` (the host target's code, inside the
+ * guest) which writes the cell directory through a virtio-9p share of the run directory.
+ *
+ * Nested KVM hangs on the machines we know, so KVM is tried with a short probe timeout
+ * and, if the guest does not come up, TCG is used for the rest of the run. The accel used
+ * goes into meta.json ("qemu" object). No network; the console is kept as console.log.
+ */
+#include "initramfs.h"
+#include "kernel_build.h"
+#include "meta.h"
+#include "target.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KVM_PROBE_S 20.0
+/* the agent's own work around the phases: collector, snapshots, meta.json, poweroff */
+#define AGENT_MARGIN_S 180.0
+#define TAIL_BYTES 1200
+#define MAX_KERNELS 64
+
+enum boot_end { BOOT_EXITED, BOOT_NOT_UP, BOOT_TIMEOUT, BOOT_INTERRUPTED, BOOT_ERROR };
+
+static struct {
+	char image[MAX_KERNELS][PATH_MAX]; /* per [kernel] index */
+	char initramfs[PATH_MAX];
+	bool kvm_failed;
+	/* the last boot, for fetch */
+	const char *accel;
+	double boot_s; /* qemu start to the agent's start */
+	double total_s;
+} qs;
+
+static int kernel_index(const struct cb_run *run, const struct cb_kernel *k)
+{
+	return (int)(k - run->cfg->kernels);
+}
+
+/* a relative recipe is relative to the config file's directory */
+static void recipe_path(const struct cb_run *run, const struct cb_kernel *k, char *buf, size_t size)
+{
+	char *dup = strdup(run->cfg->path);
+
+	if (k->recipe[0] == '/' || !dup || cb_path(buf, size, "%s/%s", dirname(dup), k->recipe) < 0)
+		cb_path(buf, size, "%s", k->recipe);
+	free(dup);
+}
+
+static int qemu_prepare(struct cb_run *run)
+{
+	char self[PATH_MAX], recipe[PATH_MAX], err[2048];
+	ssize_t n;
+
+	for (size_t i = 0; i < run->cfg->nr_kernels; i++) {
+		const struct cb_kernel *k = &run->cfg->kernels[i];
+
+		if (k->target != CB_TARGET_QEMU)
+			continue;
+		if (!k->recipe) {
+			snprintf(run->err, sizeof(run->err), "%s:%d: [kernel %s]: the qemu target needs "
+				 "a recipe (e.g. recipe = kernels/linux-6.1.ini)", run->cfg->path, k->line,
+				 k->name);
+			return -1;
+		}
+		if (i >= MAX_KERNELS)
+			return -1;
+		recipe_path(run, k, recipe, sizeof(recipe));
+		if (cb_kernel_build(recipe, qs.image[i], sizeof(qs.image[i]), err, sizeof(err)) < 0) {
+			snprintf(run->err, sizeof(run->err), "[kernel %s]: %s", k->name, err);
+			return -1;
+		}
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return -1;
+	self[n] = '\0';
+	if (cb_initramfs_build(self, run->workloads_dir, qs.initramfs, sizeof(qs.initramfs), err,
+			       sizeof(err)) < 0) {
+		snprintf(run->err, sizeof(run->err), "%s", err);
+		return -1;
+	}
+	cb_log("qemu: initramfs %s", qs.initramfs);
+	return 0;
+}
+
+/* guest memory in MiB: a size, or a fraction of the host's memory */
+static long guest_mib(const struct cb_kernel *k)
+{
+	long long total = cb_meminfo_kb("", "MemTotal");
+	uint64_t bytes;
+
+	if (!k->memory || cb_parse_size(k->memory, (uint64_t)(total > 0 ? total : 0) * 1024,
+					&bytes) < 0)
+		return 2048;
+	return (long)(bytes >> 20);
+}
+
+static void cmdline(const struct cb_run *run, const struct cb_cell *cell, const char *accel,
+		    char *buf, size_t size)
+{
+	const char *extra = getenv("COMPACTBENCH_QEMU_APPEND");
+
+	/* unknown NAME=VALUE parameters become /init's environment (initramfs.h) */
+	snprintf(buf, size, "console=ttyS0 panic=-1 reboot=t cbcell=%s cbaccel=%s%s%s%s", cell->id,
+		 accel, run->quick ? " cbquick=1" : "", extra ? " " : "", extra ? extra : "");
+}
+
+static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const char *accel,
+			const char *console)
+{
+	char mem[32], cpus[16], append[1024], fsdev[PATH_MAX + 64];
+	int idx = kernel_index(run, cell->kernel);
+	bool kvm = !strcmp(accel, "kvm");
+	char *argv[] = {
+		"qemu-system-x86_64", "-accel", (char *)accel, "-cpu", kvm ? "host" : "max",
+		"-m", mem, "-smp", cpus, "-kernel", qs.image[idx], "-initrd", qs.initramfs,
+		"-append", append, "-nographic", "-no-reboot", "-nic", "none",
+		"-fsdev", fsdev, "-device", "virtio-9p-pci,fsdev=cbres,mount_tag=" CB_9P_TAG, NULL,
+	};
+	pid_t pid;
+	int fd;
+
+	snprintf(mem, sizeof(mem), "%ld", guest_mib(cell->kernel));
+	snprintf(cpus, sizeof(cpus), "%ld", cell->kernel->cpus > 0 ? cell->kernel->cpus : 2);
+	cmdline(run, cell, accel, append, sizeof(append));
+	snprintf(fsdev, sizeof(fsdev), "local,id=cbres,path=%s,security_model=none", run->dir);
+	fd = open(console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		dup2(null, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run: %s (install qemu-system-x86)\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	return pid;
+}
+
+static bool console_has(const char *console, const char *what)
+{
+	char *data = cb_read_file(console, NULL);
+	bool found = data && strstr(data, what);
+
+	free(data);
+	return found;
+}
+
+static void kill_guest(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* until QEMU exits or a limit passes: @probe_s for "up" (0: none), boot timeout, agent time */
+static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t pid,
+			   const char *console, double probe_s)
+{
+	const struct cb_workload *w = cell->workload;
+	uint64_t t0 = cb_now_ns(), deadline;
+	bool up = false, agent = false;
+	int st;
+
+	deadline = t0 + (uint64_t)((probe_s > 0 ? probe_s : cell->kernel->boot_timeout_s) * 1e9);
+	while (waitpid(pid, &st, WNOHANG) == 0) {
+		struct timespec ts = { 0, 100000000 };
+
+		if (cb_interrupted) {
+			kill_guest(pid);
+			return BOOT_INTERRUPTED;
+		}
+		if (!up && (up = console_has(console, CB_INIT_UP_LINE)) && probe_s > 0)
+			deadline = t0 + (uint64_t)(cell->kernel->boot_timeout_s * 1e9);
+		if (up && !agent && (agent = console_has(console, CB_INIT_AGENT_LINE))) {
+			qs.boot_s = (cb_now_ns() - t0) / 1e9;
+			deadline = cb_now_ns() + (uint64_t)((w->ready_timeout_s + w->timeout_s +
+							     w->settle_s + AGENT_MARGIN_S) * 1e9);
+		}
+		if (cb_now_ns() > deadline) {
+			kill_guest(pid);
+			return !up && probe_s > 0 ? BOOT_NOT_UP : BOOT_TIMEOUT;
+		}
+		nanosleep(&ts, NULL);
+	}
+	qs.total_s = (cb_now_ns() - t0) / 1e9;
+	return BOOT_EXITED;
+}
+
+/* the last lines of the console, for the error message */
+static void console_tail(const char *console, char *buf, size_t size)
+{
+	size_t len;
+	char *data = cb_read_file(console, &len), *start;
+
+	if (!data) {
+		snprintf(buf, size, "(no console log)");
+		return;
+	}
+	start = data + (len > TAIL_BYTES ? len - TAIL_BYTES : 0);
+	if (start > data && strchr(start, '\n'))
+		start = strchr(start, '\n') + 1;
+	snprintf(buf, size, "%s", start);
+	free(data);
+}
+
+static int fail_tail(struct cb_run *run, const char *console, const char *what)
+{
+	char tail[TAIL_BYTES + 64];
+
+	console_tail(console, tail, sizeof(tail));
+	snprintf(run->err, sizeof(run->err), "%s; console tail (%s):\n%s", what, console, tail);
+	return -1;
+}
+
+static int boot(struct cb_run *run, const struct cb_cell *cell, const char *console,
+		const char *accel, double probe_s, enum boot_end *end)
+{
+	pid_t pid = spawn_qemu(run, cell, accel, console);
+
+	if (pid < 0) {
+		snprintf(run->err, sizeof(run->err), "qemu: cannot start: %s", strerror(errno));
+		return -1;
+	}
+	qs.accel = accel;
+	qs.boot_s = -1;
+	*end = watch(run, cell, pid, console, probe_s);
+	return 0;
+}
+
+/* $COMPACTBENCH_QEMU_ACCEL=tcg skips the KVM probe (benchmarks, machines known to hang) */
+static bool want_kvm(void)
+{
+	const char *env = getenv("COMPACTBENCH_QEMU_ACCEL");
+
+	if (env && !strcmp(env, "tcg"))
+		return false;
+	return !qs.kvm_failed && access("/dev/kvm", R_OK | W_OK) == 0;
+}
+
+static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+{
+	char console[PATH_MAX], what[256];
+	enum boot_end end = BOOT_ERROR;
+
+	if (cb_mkdir_p(cell_dir) < 0 ||
+	    cb_path(console, sizeof(console), "%s/console.log", cell_dir) < 0) {
+		snprintf(run->err, sizeof(run->err), "%s: %s", cell_dir, strerror(errno));
+		return -1;
+	}
+	if (want_kvm()) {
+		if (boot(run, cell, console, "kvm", KVM_PROBE_S, &end) < 0)
+			return -1;
+		if (end == BOOT_NOT_UP) {
+			cb_log("qemu: a KVM guest did not come up within %.0f s: TCG from now on",
+			       KVM_PROBE_S);
+			qs.kvm_failed = true;
+		}
+	} else {
+		end = BOOT_NOT_UP;
+	}
+	if (end == BOOT_NOT_UP && boot(run, cell, console, "tcg", 0, &end) < 0)
+		return -1;
+	switch (end) {
+	case BOOT_EXITED:
+		return 0;
+	case BOOT_INTERRUPTED:
+		snprintf(run->err, sizeof(run->err), "interrupted: the guest was killed");
+		return -1;
+	default:
+		snprintf(what, sizeof(what), "the %s guest was killed after %s", qs.accel,
+			 qs.boot_s < 0 ? "the boot timeout: the agent never started" :
+			 "the workload's time limit");
+		return fail_tail(run, console, what);
+	}
+}
+
+/* the agent wrote meta.json inside the guest; add how the guest was run */
+static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+{
+	char path[PATH_MAX], console[PATH_MAX], what[1024];
+	struct json_object *meta, *q, *st, *er;
+	const char *status;
+
+	cb_path(console, sizeof(console), "%s/console.log", cell_dir);
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0 ||
+	    !(meta = json_object_from_file(path)))
+		return fail_tail(run, console, "the guest wrote no meta.json");
+	q = json_object_new_object();
+	json_object_object_add(q, "accel", json_object_new_string(qs.accel));
+	json_object_object_add(q, "kernel_image", json_object_new_string(
+				       qs.image[kernel_index(run, cell->kernel)]));
+	json_object_object_add(q, "initramfs", json_object_new_string(qs.initramfs));
+	json_object_object_add(q, "memory_mib", json_object_new_int64(guest_mib(cell->kernel)));
+	json_object_object_add(q, "cpus", json_object_new_int64(cell->kernel->cpus));
+	json_object_object_add(q, "agent_start_s", json_object_new_double(qs.boot_s));
+	json_object_object_add(q, "guest_s", json_object_new_double(qs.total_s));
+	json_object_object_add(meta, "qemu", q);
+	json_object_object_add(meta, "target", json_object_new_string("qemu"));
+	cb_json_write_atomic(path, meta);
+	status = json_object_object_get_ex(meta, "status", &st) ? json_object_get_string(st) : "";
+	if (strcmp(status, "complete")) {
+		snprintf(what, sizeof(what), "the agent in the guest says %s: %s", status,
+			 json_object_object_get_ex(meta, "error", &er) && er ?
+			 json_object_get_string(er) : "(no error recorded)");
+		json_object_put(meta);
+		return fail_tail(run, console, what);
+	}
+	json_object_put(meta);
+	return 0;
+}
+
+static void qemu_teardown(struct cb_run *run)
+{
+	/* every guest is waited for or killed in run_cell; nothing is left running */
+}
+
+const struct cb_target_ops cb_target_qemu = {
+	.name = "qemu",
+	.prepare = qemu_prepare,
+	.run_cell = qemu_run_cell,
+	.fetch = qemu_fetch,
+	.teardown = qemu_teardown,
+};

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * qemu_common.h - what the qemu integration tests share: skip without QEMU or the kernel
+ * source, and a matrix file naming the baseline recipe by its absolute path.
+ */
+#ifndef CB_QEMU_COMMON_H
+#define CB_QEMU_COMMON_H
+
+#include "qtest.h"
+
+/* exit 77 (skipped) when the qemu target cannot work here */
+static inline void qemu_require(void)
+{
+	static const char *const need[] = { "/usr/bin/qemu-system-x86_64", "/bin/busybox",
+					    "/usr/src/linux-source-6.1.tar.xz" };
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (access(need[i], R_OK) < 0) {
+			fprintf(stderr, "skipped: %s is missing (./run.sh installs it)\n", need[i]);
+			exit(77);
+		}
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "skipped: not root\n");
+		exit(77);
+	}
+}
+
+/* @dir/NAME.ini: [kernel k61] on the qemu target with @kernel_keys, then @rest */
+static inline void qemu_matrix(const char *path, const char *kernel_keys, const char *rest)
+{
+	char text[4096];
+	const char *src = getenv("SOURCE_ROOT");
+
+	snprintf(text, sizeof(text), "[global]\nreps = 1\ntarget = qemu\n\n[kernel k61]\n"
+		 "recipe = %s/configs/kernels/linux-6.1.ini\n%s\n%s", src ? src : ".", kernel_keys,
+		 rest);
+	qtest_write(path, text, 0644);
+}
+
+#endif
