@@ -103,6 +103,17 @@ static void test_smoke_cell_in_guest(void **state)
 	/* every counted stall entered try_to_compact_pages, which the trace saw (2 of slack
 	 * for the window's edges) */
 	assert_true(c.tries + 2 >= delta);
+	/*
+	 * and agree as on the host: the analyzer's stall rule (the one test_smoke.c writes
+	 * out, plus 6.1's compaction_suitable success) over the vmstat window gives the
+	 * compact_stall delta, within its stated tolerance
+	 */
+	assert_true(delta > 0);
+	snprintf(path, sizeof(path), "%s/summary.json", cell);
+	print_message("trace stalls %s vs compact_stall %s\n",
+		      itest_json(path, "crosscheck.trace_stalls", v, sizeof(v)),
+		      itest_json(path, "crosscheck.vmstat_compact_stall", log, sizeof(log)));
+	assert_string_equal(itest_json(path, "crosscheck.agree", v, sizeof(v)), "true");
 }
 
 static int setup(void **state)
