@@ -54,22 +54,6 @@ static const struct cb_cell *find_cell(const struct cb_config *cfg, const char *
 	return NULL;
 }
 
-static int workloads_dir(struct cb_run *run)
-{
-	const char *env = getenv("COMPACTBENCH_WORKLOADS");
-	char self[PATH_MAX];
-	ssize_t n;
-
-	if (env && *env)
-		return cb_path(run->workloads_dir, sizeof(run->workloads_dir), "%s", env);
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0)
-		return -1;
-	self[n] = '\0';
-	return cb_path(run->workloads_dir, sizeof(run->workloads_dir), "%s/workloads",
-		       dirname(self));
-}
-
 static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *outdir)
 {
 	const struct cb_target_ops *ops = &cb_target_host;
@@ -135,7 +119,7 @@ int cmd_agent(int argc, char **argv)
 		goto out;
 	}
 	run.cfg = cfg;
-	if (workloads_dir(&run) < 0) {
+	if (cb_find_workloads(&run) < 0) {
 		cb_log("agent: cannot find the workload programs: %s", strerror(errno));
 		rc = 1;
 		goto out;

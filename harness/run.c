@@ -75,7 +75,7 @@ static const char run_usage[] =
 	"130 interrupted (SIGINT/SIGTERM; knobs are restored first).\n";
 
 /* where the workload programs are: $COMPACTBENCH_WORKLOADS, else beside our binary */
-static int find_workloads(struct cb_run *run)
+int cb_find_workloads(struct cb_run *run)
 {
 	const char *env = getenv("COMPACTBENCH_WORKLOADS");
 	char self[PATH_MAX];
@@ -392,7 +392,7 @@ int cmd_run(int argc, char **argv)
 	run.quick = o.quick;
 	cells = cb_matrix_expand(cfg, o.reps ? o.reps : o.quick ? cfg->quick_reps : cfg->reps, &nr);
 	rc = 1;
-	if (find_workloads(&run) < 0 || check_programs(&run) < 0)
+	if (cb_find_workloads(&run) < 0 || check_programs(&run) < 0)
 		goto out_cfg;
 	if (geteuid() != 0) {
 		cb_log("run: the host target changes sysctls and traces the kernel: run as root");

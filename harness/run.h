@@ -36,6 +36,12 @@ void cb_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cb_log_line(const char *msg);
 
 /*
+ * cb_find_workloads - set run->workloads_dir: $COMPACTBENCH_WORKLOADS, else "workloads"
+ * beside the compactbench binary. Returns 0, or -1 with errno.
+ */
+int cb_find_workloads(struct cb_run *run);
+
+/*
  * cb_workload_program - the file to run for @wl: its installed path (stress-ng), or the
  * program of that name in the workloads directory. Returns 0, or -1 with ENAMETOOLONG.
  */
