@@ -13,7 +13,6 @@
 
 #include <errno.h>
 #include <json-c/json.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

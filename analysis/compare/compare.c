@@ -292,7 +292,7 @@ int cmd_compare(int argc, char **argv)
 	struct json_object *all = NULL;
 	enum fmt f = FMT_TEXT;
 	double conf = 0.95;
-	char err[2048], *end;
+	char *end;
 	int c, nr = 0, rc = 0;
 
 	optind = 1;
@@ -331,16 +331,9 @@ int cmd_compare(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	for (; optind < argc; optind++, nr++) {
-		if (cb_run_load(argv[optind], &runs[nr], err, sizeof(err)) < 0) {
-			fprintf(stderr, "compactbench compare: %s\n", err);
-			rc = 2;
-			goto out;
-		}
-		if (runs[nr].failed)
-			fprintf(stderr, "compactbench compare: %s: %zu cell(s) left out, first: %s\n",
-				runs[nr].dir, runs[nr].failed, runs[nr].failed_why);
-	}
+	if (cb_runs_load_all(argv + optind, argc - optind, runs, "compare") < 0)
+		return 2;
+	nr = argc - optind;
 	if (f == FMT_JSON)
 		all = json_object_new_array();
 	for (int k = nr == 1 ? 0 : 1; k < nr; k++) {
@@ -360,7 +353,6 @@ int cmd_compare(int argc, char **argv)
 	if (all)
 		printf("%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));
 	json_object_put(all);
-out:
 	for (int k = 0; k < nr; k++)
 		cb_run_free(&runs[k]);
 	return rc;

@@ -497,7 +497,7 @@ int cmd_plot(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cb_run_data runs[MAX_RUNS];
-	char dir[PATH_MAX], err[2048];
+	char dir[PATH_MAX];
 	const char *out = NULL;
 	int c, nr = 0, rc = 1;
 
@@ -519,13 +519,9 @@ int cmd_plot(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	for (; optind < argc; optind++, nr++) {
-		if (cb_run_load(argv[optind], &runs[nr], err, sizeof(err)) < 0) {
-			fprintf(stderr, "compactbench plot: %s\n", err);
-			rc = 2;
-			goto out;
-		}
-	}
+	if (cb_runs_load_all(argv + optind, argc - optind, runs, "plot") < 0)
+		return 2;
+	nr = argc - optind;
 	if ((out ? cb_path(dir, sizeof(dir), "%s", out) :
 		   cb_path(dir, sizeof(dir), "%s/charts", runs[0].dir)) < 0 || cb_mkdir_p(dir) < 0) {
 		fprintf(stderr, "compactbench plot: %s: cannot create: %s\n", dir, strerror(errno));

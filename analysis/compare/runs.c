@@ -172,6 +172,24 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 	return 0;
 }
 
+int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const char *cmd)
+{
+	char err[2048];
+
+	for (int i = 0; i < n; i++) {
+		if (cb_run_load(dirs[i], &runs[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "compactbench %s: %s\n", cmd, err);
+			while (i-- > 0)
+				cb_run_free(&runs[i]);
+			return -1;
+		}
+		if (runs[i].failed)
+			fprintf(stderr, "compactbench %s: %s: %zu cell(s) left out, first: %s\n", cmd,
+				runs[i].dir, runs[i].failed, runs[i].failed_why);
+	}
+	return 0;
+}
+
 static void free_group(struct cb_group *g)
 {
 	for (size_t k = 0; k < g->n; k++)

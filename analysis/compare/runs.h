@@ -40,6 +40,13 @@ struct cb_run_data {
  */
 int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errlen);
 
+/*
+ * cb_runs_load_all - cb_run_load each of the @n directories in @dirs into @runs; names
+ * cells left out on stderr, prefixed "compactbench @cmd:". Returns 0, or -1 after printing
+ * the error (nothing stays allocated then).
+ */
+int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const char *cmd);
+
 /* cb_run_free - free what cb_run_load allocated */
 void cb_run_free(struct cb_run_data *rd);
 
