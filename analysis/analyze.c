@@ -100,6 +100,34 @@ static void print_splits(const struct cb_stalls *st)
 	printf("\n");
 }
 
+/* the probe method's stalls and how far the tracepoint method is from them */
+static void print_probe(const struct cb_stalls *st)
+{
+	const struct cb_pstalls *p = &st->probe;
+	struct cb_dist pd, td;
+	double q50 = 0, q99 = 0;
+
+	cb_pstalls_quantile(p, 0.5, &q50);
+	cb_pstalls_quantile(p, 0.99, &q99);
+	printf("allocation stalls, probe method (%s: slow-path calls with direct compaction or "
+	       "reclaim):\n", p->system);
+	printf("  calls %llu, stalls %llu, truncated %llu, cut by lost events %llu, returns "
+	       "without entry %llu\n", (unsigned long long)p->calls,
+	       (unsigned long long)p->stalls, (unsigned long long)p->truncated,
+	       (unsigned long long)p->cut_by_loss, (unsigned long long)p->unmatched);
+	printf("  total %.3f ms (direct compaction %.3f ms, direct reclaim %.3f ms), "
+	       "p50 %.0f ns, p99 %.0f ns\n", p->total_ns / 1e6, p->dc_ns / 1e6,
+	       p->reclaim_ns / 1e6, q50, q99);
+	if (cb_method_comparison(st, &pd, &td))
+		return;
+	printf("  tracepoint vs probe (stalls with direct compaction): count %llu vs %llu",
+	       (unsigned long long)td.n, (unsigned long long)pd.n);
+	if (td.n && pd.n)
+		printf(", p50 %.0f vs %.0f ns, p99 %.0f vs %.0f ns", td.pct[CB_P50],
+		       pd.pct[CB_P50], td.pct[CB_P99], pd.pct[CB_P99]);
+	printf("\n");
+}
+
 static int analyze_trace(const char *path, bool json)
 {
 	struct cb_stalls st;
@@ -117,12 +145,18 @@ static int analyze_trace(const char *path, bool json)
 		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "schema", json_object_new_int(CB_SUMMARY_SCHEMA));
+		json_object_object_add(o, "method", json_object_new_string(cb_stalls_method(&st)));
 		json_object_object_add(o, "trace", cb_summary_trace_json(path, &st));
 		json_object_object_add(o, "metrics", cb_summary_metrics_json(&val, true));
 		json_object_object_add(o, "stalls", cb_summary_stalls_json(&st));
 		json_object_object_add(o, "allocations", cb_summary_alloc_json(&st));
 		json_object_object_add(o, "compaction", cb_summary_work_json(&st, NULL, NULL));
 		json_object_object_add(o, "extfrag", cb_summary_extfrag_json(&st));
+		if (st.probe.present) {
+			json_object_object_add(o, "probe", cb_summary_probe_json(&st));
+			json_object_object_add(o, "method_comparison",
+					       cb_summary_method_comparison_json(&st));
+		}
 		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 							       JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
@@ -130,6 +164,9 @@ static int analyze_trace(const char *path, bool json)
 		printf("trace %s: %llu events, %llu lost%s%s\n", path,
 		       (unsigned long long)st.events, (unsigned long long)st.missed,
 		       st.missing[0] ? "; not recorded: " : "", st.missing);
+		printf("method: %s\n", cb_stalls_method(&st));
+		if (st.probe.present)
+			print_probe(&st);
 		printf("direct compaction, tracepoint method (p50/p99: GSL quantiles):\n");
 		for (i = 0; i < CB_M_NR; i++)
 			if (cb_metrics[i].source == CB_SRC_TRACE)

@@ -80,6 +80,8 @@ void cb_stalls_set_window(struct cb_stalls *s, uint64_t start, uint64_t end)
 {
 	s->win_start = start;
 	s->win_end = end;
+	s->probe.win_start = start;
+	s->probe.win_end = end;
 }
 
 static bool in_window(const struct cb_stalls *s, uint64_t ts)
@@ -482,6 +484,7 @@ void cb_stalls_free(struct cb_stalls *s)
 	s->rec = NULL;
 	s->pids = NULL;
 	s->n = s->cap = s->npids = s->pcap = 0;
+	cb_pstalls_free(&s->probe);
 }
 
 int cb_stalls_quantile(const struct cb_stalls *s, double q, double *out)

@@ -19,6 +19,7 @@
 
 #include "hist.h"
 #include "origin.h"
+#include "stalls_probe.h"
 
 #define CB_STALLS_MAX_ORDER 15
 #define CB_MT_NR 8 /* migratetypes counted by index; larger ones are folded into the last */
@@ -142,6 +143,7 @@ struct cb_stalls {
 	uint64_t first_ts, last_ts;
 	char missing[512];	   /* optional events the file lacks, comma separated */
 	bool gfp_from_trace;	   /* the gfp bit values came from the file's own formats */
+	struct cb_pstalls probe;   /* the probe method, when the trace has the probes */
 
 	/* state (private) */
 	void *pids;

@@ -66,10 +66,28 @@ static const struct {
 
 #define NEND (sizeof(end_syms) / sizeof(end_syms[0]))
 
+/* the probe method's events (harness/probes.h), by name inside the collector's system */
+static const struct {
+	const char *name;
+	enum cb_pev_kind kind;
+} probe_evs[] = {
+	{ "alloc_slowpath", CB_PEV_SLOW },
+	{ "alloc_slowpath_ret", CB_PEV_SLOW_RET },
+	{ "direct_compact", CB_PEV_DC },
+	{ "direct_compact_ret", CB_PEV_DC_RET },
+};
+
+#define NPROBE (sizeof(probe_evs) / sizeof(probe_evs[0]))
+#define PROBE_SYSTEM_PREFIX "compactbench_" /* CB_PROBES_SYSTEM_PREFIX of harness/probes.h */
+
 struct adapter {
 	struct cb_stalls *s;
 	int id[E_NR];
 	signed char *kind_of; /* by event id */
+	signed char *pkind_of; /* by event id: enum cb_pev_kind, or -1 */
+	char psys[64];	      /* the probes' system, the first one found */
+	unsigned int pseen;   /* bit i: probe_evs[i] found in psys */
+	struct cb_trace_field p_order, p_gfp, p_ret;
 	int max_id;
 	struct cb_trace_field try_order, try_gfp, suit_ret, suit_order, alloc_order, alloc_pfn,
 		alloc_page, end_status, iso_m[2], iso_f[2], iso_ff[2], mig[2], xf[4];
@@ -89,6 +107,21 @@ static int map_event(int id, const char *system, const char *name, void *data)
 	for (i = 0; i < E_NR; i++)
 		if (!strcmp(system, wanted[i].system) && !strcmp(name, wanted[i].name))
 			break;
+	if (!strcmp(system, "vmscan") && !strcmp(name, "mm_vmscan_direct_reclaim_end"))
+		a->pkind_of[id] = CB_PEV_RECLAIM_END;
+	if (i == E_RECLAIM)
+		a->pkind_of[id] = CB_PEV_RECLAIM;
+	if (!strncmp(system, PROBE_SYSTEM_PREFIX, strlen(PROBE_SYSTEM_PREFIX)) &&
+	    (!a->psys[0] || !strcmp(a->psys, system))) {
+		size_t k;
+
+		for (k = 0; k < NPROBE; k++)
+			if (!strcmp(name, probe_evs[k].name)) {
+				snprintf(a->psys, sizeof(a->psys), "%s", system);
+				a->pkind_of[id] = probe_evs[k].kind;
+				a->pseen |= 1u << k;
+			}
+	}
 	if (i < E_NR)
 		a->kind_of[id] = (signed char)i;
 	/* the waker of kcompactd is kswapd or an allocator: not its own compaction work */
@@ -144,6 +177,25 @@ static enum cb_end end_of(const struct adapter *a, long long status)
 	return CB_END_OTHER;
 }
 
+/* the probe method's share of a record (a loss is fed by on_record) */
+static int on_probe(struct cb_trace *t, struct adapter *a, struct tep_record *rec, int pk)
+{
+	struct cb_pev ev = { .kind = pk, .ts = rec->ts, .pid = cb_trace_pid(t, rec) };
+
+	if (pk == CB_PEV_SLOW) {
+		ev.order = (int)u64f(&a->p_order, rec);
+		ev.gfp = (unsigned int)u64f(&a->p_gfp, rec);
+		ev.comm = cb_trace_comm(t, ev.pid);
+	} else if (pk == CB_PEV_SLOW_RET) {
+		ev.ok = a->p_ret.f && u64f(&a->p_ret, rec) != 0;
+	}
+	if (cb_pstalls_feed(&a->s->probe, &ev)) {
+		snprintf(a->err, a->errlen, "%s: out of memory", cb_trace_path(t));
+		return -1;
+	}
+	return 0;
+}
+
 static int on_record(struct cb_trace *t, struct tep_record *rec, int type, void *data)
 {
 	struct adapter *a = data;
@@ -153,8 +205,15 @@ static int on_record(struct cb_trace *t, struct tep_record *rec, int type, void 
 	if (rec->missed_events) {
 		struct cb_sev loss = { .kind = CB_SEV_LOSS, .ts = rec->ts };
 
+		struct cb_pev ploss = { .kind = CB_PEV_LOSS, .ts = rec->ts };
+
 		cb_stalls_feed(a->s, &loss);
+		if (a->s->probe.present)
+			cb_pstalls_feed(&a->s->probe, &ploss);
 	}
+	if (a->s->probe.present && type >= 0 && type <= a->max_id && a->pkind_of[type] >= 0 &&
+	    on_probe(t, a, rec, a->pkind_of[type]))
+		return -1;
 	if (k == K_IGNORE)
 		return 0;
 	ev.kind = k == K_COMPACTION ? CB_SEV_COMPACTION : wanted[k].kind;
@@ -287,6 +346,26 @@ static void resolve_symbols(struct cb_trace *t, struct adapter *a)
 	a->s->gfp_from_trace = a->gfp.from_trace;
 }
 
+/*
+ * the probe method runs when the file has the slow-path pair (entry and return) in one
+ * compactbench_<pid> system; its entry must then have order and gfp
+ */
+static int resolve_probes(struct cb_trace *t, struct adapter *a, char *err, size_t errlen)
+{
+	struct cb_pstalls *p = &a->s->probe;
+
+	if ((a->pseen & 3) != 3)
+		return 0;
+	if (cb_trace_field(t, a->psys, "alloc_slowpath", "order", &a->p_order, err, errlen) ||
+	    cb_trace_field(t, a->psys, "alloc_slowpath", "gfp", &a->p_gfp, err, errlen))
+		return -1;
+	if (cb_trace_field(t, a->psys, "alloc_slowpath_ret", "ret", &a->p_ret, NULL, 0))
+		a->p_ret.f = NULL;
+	p->present = true;
+	snprintf(p->system, sizeof(p->system), "%s", a->psys);
+	return 0;
+}
+
 int cb_stalls_read_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen)
 {
 	struct adapter a = { .s = s, .err = err, .errlen = errlen, .max_id = -1 };
@@ -312,18 +391,22 @@ int cb_stalls_read_trace(const char *path, struct cb_stalls *s, char *err, size_
 	}
 	cb_trace_foreach_event(t, max_id_of, &a.max_id);
 	a.kind_of = malloc(a.max_id + 1);
-	if (!a.kind_of) {
+	a.pkind_of = malloc(a.max_id + 1);
+	if (!a.kind_of || !a.pkind_of) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
 	memset(a.kind_of, K_IGNORE, a.max_id + 1);
+	memset(a.pkind_of, -1, a.max_id + 1);
 	cb_trace_foreach_event(t, map_event, &a);
 	if (resolve_fields(t, &a, err, errlen))
 		goto out;
 	resolve_symbols(t, &a);
+	if (resolve_probes(t, &a, err, errlen))
+		goto out;
 	if (cb_trace_iterate(t, on_record, &a, &st, err, errlen))
 		goto out;
-	if (cb_stalls_finish(s)) {
+	if (cb_stalls_finish(s) || (s->probe.present && cb_pstalls_finish(&s->probe))) {
 		snprintf(err, errlen, "%s: out of memory", path);
 		goto out;
 	}
@@ -335,6 +418,7 @@ int cb_stalls_read_trace(const char *path, struct cb_stalls *s, char *err, size_
 	ret = 0;
 out:
 	free(a.kind_of);
+	free(a.pkind_of);
 	cb_trace_close(t);
 	return ret;
 }
@@ -390,7 +474,9 @@ static void child(const char *path, int fd, struct reply *r)
 	r->ret = cb_stalls_read_trace(path, &r->s, r->err, sizeof(r->err));
 	rec = r->s.rec;
 	if (write_full(fd, r, sizeof(*r)) || (!r->ret && r->s.n &&
-					      write_full(fd, rec, r->s.n * sizeof(*rec))))
+					      write_full(fd, rec, r->s.n * sizeof(*rec))) ||
+	    (!r->ret && r->s.probe.n &&
+	     write_full(fd, r->s.probe.rec, r->s.probe.n * sizeof(*r->s.probe.rec))))
 		ret = 1;
 	cb_stalls_free(&r->s);
 	free(r);
@@ -411,10 +497,23 @@ static int take_reply(int fd, struct reply *r, struct cb_stalls *s)
 	s->npids = s->pcap = 0;
 	s->rec = NULL;
 	s->cap = s->n;
-	if (!s->n)
-		return cb_stalls_finish(s);
-	s->rec = malloc(s->n * sizeof(*s->rec));
-	if (!s->rec || read_full(fd, s->rec, s->n * sizeof(*s->rec)))
+	s->probe.rec = NULL;
+	s->probe.ns = NULL;
+	s->probe.pids = NULL;
+	s->probe.npids = s->probe.pcap = 0;
+	s->probe.cap = s->probe.n;
+	if (s->n) {
+		s->rec = malloc(s->n * sizeof(*s->rec));
+		if (!s->rec || read_full(fd, s->rec, s->n * sizeof(*s->rec)))
+			return -1;
+	}
+	if (s->probe.n) {
+		s->probe.rec = malloc(s->probe.n * sizeof(*s->probe.rec));
+		if (!s->probe.rec ||
+		    read_full(fd, s->probe.rec, s->probe.n * sizeof(*s->probe.rec)))
+			return -1;
+	}
+	if (s->probe.present && cb_pstalls_finish(&s->probe))
 		return -1;
 	return cb_stalls_finish(s);
 }

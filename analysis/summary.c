@@ -185,7 +185,7 @@ struct json_object *cb_summary_trace_json(const char *file, const struct cb_stal
 		json_object_object_add(ord, k, json_object_new_int64((int64_t)st->by_order[i]));
 	}
 	json_object_object_add(t, "file", json_object_new_string(file));
-	json_object_object_add(t, "method", json_object_new_string("tracepoint"));
+	json_object_object_add(t, "method", json_object_new_string(cb_stalls_method(st)));
 	json_object_object_add(t, "events", json_object_new_int64((int64_t)st->events));
 	json_object_object_add(t, "missed_events", json_object_new_int64((int64_t)st->missed));
 	json_object_object_add(t, "missed_unknown",
@@ -362,7 +362,7 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 	root = json_object_new_object();
 	json_object_object_add(root, "schema", json_object_new_int(CB_SUMMARY_SCHEMA));
 	json_object_object_add(root, "cell", json_object_get(cell));
-	json_object_object_add(root, "method", json_object_new_string("tracepoint"));
+	json_object_object_add(root, "method", json_object_new_string(cb_stalls_method(&st)));
 	json_object_object_add(root, "lost_events", json_object_new_boolean(cs->lost));
 	json_object_object_add(root, "collector_lost", json_object_new_int64(lost));
 	json_object_object_add(root, "trace", cb_summary_trace_json("trace.dat", &st));
@@ -371,6 +371,11 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 	json_object_object_add(root, "metrics", cb_summary_metrics_json(&cs->val, false));
 	json_object_object_add(root, "crosscheck", crosscheck_json(&cs->val, cs));
 	json_object_object_add(root, "stalls", cb_summary_stalls_json(&st));
+	if (st.probe.present) {
+		json_object_object_add(root, "probe", cb_summary_probe_json(&st));
+		json_object_object_add(root, "method_comparison",
+				       cb_summary_method_comparison_json(&st));
+	}
 	json_object_object_add(root, "allocations", cb_summary_alloc_json(&st));
 	json_object_object_add(root, "compaction", cb_summary_work_json(&st, &before, &after));
 	json_object_object_add(root, "extfrag", cb_summary_extfrag_json(&st));

@@ -49,6 +49,29 @@ struct json_object *cb_summary_cpu_json(const struct cb_agentdata *a, const stru
 struct json_object *cb_summary_energy_json(const struct cb_agentdata *a, const struct cb_stalls *st,
 					   double watts);
 
+/* cb_stalls_method - "probe" when the trace had the collector's probe pair, else "tracepoint" */
+const char *cb_stalls_method(const struct cb_stalls *st);
+
+/*
+ * cb_summary_probe_json - the probe method's section: calls, stalls, truncated,
+ * cut_by_loss, time in direct compaction and reclaim, the distribution of all stalls and by
+ * order; NULL (JSON null) when the trace has no probes
+ */
+struct json_object *cb_summary_probe_json(const struct cb_stalls *st);
+
+/*
+ * cb_method_comparison - the distributions the comparison puts side by side: the probe
+ * stalls with direct compaction time > 0 into @probe, the tracepoint stalls into @tp.
+ * Returns 0, or -1 with errno ENODATA (no probes) or ENOMEM.
+ */
+int cb_method_comparison(const struct cb_stalls *st, struct cb_dist *probe, struct cb_dist *tp);
+
+/*
+ * cb_summary_method_comparison_json - {"reference": "probe", "count", "p50_ns", "p99_ns"},
+ * each {"probe", "tracepoint", "diff" (tracepoint - probe)}; NULL when there are no probes
+ */
+struct json_object *cb_summary_method_comparison_json(const struct cb_stalls *st);
+
 /* the name of migratetype @mt as /proc/pagetypeinfo prints the first four */
 const char *cb_migratetype_name(int mt, char *buf, size_t len);
 

@@ -566,6 +566,7 @@ static void test_cell_summary(void **state)
 			    "\"fragmenting\":1}]");
 	assert_string_equal(jget(path, "allocations.stalls_per_1000"), "500");
 	assert_string_equal(jget(path, "cpu.source"), "\"schedstat\"");
+	assert_string_equal(jget(path, "method"), "\"tracepoint\"");	/* no probes in it */
 	assert_string_equal(jget(path, "energy.rapl_zones"), "0");
 	snprintf(path, sizeof(path), "%s/report.md", run);
 	md = cb_read_file(path, NULL);
