@@ -114,6 +114,34 @@ static void test_smoke_cell_in_guest(void **state)
 		      itest_json(path, "crosscheck.trace_stalls", v, sizeof(v)),
 		      itest_json(path, "crosscheck.vmstat_compact_stall", log, sizeof(log)));
 	assert_string_equal(itest_json(path, "crosscheck.agree", v, sizeof(v)), "true");
+
+	/*
+	 * The guest kernel has kprobes (base.config): the collector put its pairs on the slow
+	 * path (a .constprop clone here) and __alloc_pages_direct_compact, and the analyzer ran
+	 * the probe method beside the tracepoint one. The captured order is checked against
+	 * what the workload asks for: thp-demand only faults PMD-sized THP regions, so every
+	 * slow-path call that compacted must carry order 9, the same order the
+	 * mm_compaction_try_to_compact_pages tracepoint reports for those stalls; and each
+	 * compact_stall entered __alloc_pages_direct_compact, so the probe saw at least as many
+	 * calls as the counter grew.
+	 */
+	snprintf(path, sizeof(path), "%s/meta.json", cell);
+	assert_string_equal(itest_json(path, "collector.mode", v, sizeof(v)), "kprobe");
+	snprintf(path, sizeof(path), "%s/summary.json", cell);
+	assert_string_equal(itest_json(path, "method", v, sizeof(v)), "probe");
+	print_message("probe: %s slow-path calls that compacted, ",
+		      itest_json(path, "probe.stalls", v, sizeof(v)));
+	print_message("%s of order 9, ", itest_json(path, "probe.by_order.9.count", log, sizeof(log)));
+	assert_string_equal(v, log);
+	assert_true(strtol(v, NULL, 10) > 0);
+	print_message("%s direct_compact calls; tracepoint stalls of order 9: %s\n",
+		      itest_json(path, "probe.direct_compact_calls", v, sizeof(v)),
+		      itest_json(path, "trace.stalls_by_order.9", log, sizeof(log)));
+	assert_true(strtol(v, NULL, 10) >= delta);
+	/* every tracepoint stall is order 9 too (within the crosscheck's tolerance of delta) */
+	assert_true(labs(strtol(log, NULL, 10) - delta) <= 2 + delta / 100);
+	assert_string_not_equal(itest_json(path, "method_comparison.count.probe", v, sizeof(v)),
+				"(missing)");
 }
 
 static int setup(void **state)
