@@ -4,6 +4,7 @@
  * child so that a file that crashes libtraceevent costs an error message, not the analyzer.
  */
 #include "stalls.h"
+#include "util.h"
 #include "trace.h"
 
 #include <errno.h>
@@ -430,40 +431,6 @@ struct reply {
 	struct cb_stalls s;
 };
 
-static int read_full(int fd, void *buf, size_t len)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-static int write_full(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static void child(const char *path, int fd, struct reply *r)
 {
 	struct rlimit no_core = { 0, 0 };
@@ -473,10 +440,10 @@ static void child(const char *path, int fd, struct reply *r)
 	setrlimit(RLIMIT_CORE, &no_core);	/* a crash on a bad file is expected: no core */
 	r->ret = cb_stalls_read_trace(path, &r->s, r->err, sizeof(r->err));
 	rec = r->s.rec;
-	if (write_full(fd, r, sizeof(*r)) || (!r->ret && r->s.n &&
-					      write_full(fd, rec, r->s.n * sizeof(*rec))) ||
+	if (cb_write_all(fd, r, sizeof(*r)) || (!r->ret && r->s.n &&
+					      cb_write_all(fd, rec, r->s.n * sizeof(*rec))) ||
 	    (!r->ret && r->s.probe.n &&
-	     write_full(fd, r->s.probe.rec, r->s.probe.n * sizeof(*r->s.probe.rec))))
+	     cb_write_all(fd, r->s.probe.rec, r->s.probe.n * sizeof(*r->s.probe.rec))))
 		ret = 1;
 	cb_stalls_free(&r->s);
 	free(r);
@@ -504,13 +471,13 @@ static int take_reply(int fd, struct reply *r, struct cb_stalls *s)
 	s->probe.cap = s->probe.n;
 	if (s->n) {
 		s->rec = malloc(s->n * sizeof(*s->rec));
-		if (!s->rec || read_full(fd, s->rec, s->n * sizeof(*s->rec)))
+		if (!s->rec || cb_read_all(fd, s->rec, s->n * sizeof(*s->rec)))
 			return -1;
 	}
 	if (s->probe.n) {
 		s->probe.rec = malloc(s->probe.n * sizeof(*s->probe.rec));
 		if (!s->probe.rec ||
-		    read_full(fd, s->probe.rec, s->probe.n * sizeof(*s->probe.rec)))
+		    cb_read_all(fd, s->probe.rec, s->probe.n * sizeof(*s->probe.rec)))
 			return -1;
 	}
 	if (s->probe.present && cb_pstalls_finish(&s->probe))
@@ -551,7 +518,7 @@ int cb_stalls_from_trace_window(const char *path, uint64_t ws, uint64_t we, stru
 		child(path, p[1], r);
 	}
 	close(p[1]);
-	got = !read_full(p[0], r, sizeof(*r));
+	got = !cb_read_all(p[0], r, sizeof(*r));
 	if (got && !r->ret && take_reply(p[0], r, s))
 		got = 0;
 	close(p[0]);

@@ -66,7 +66,7 @@ fail:
 	return NULL;
 }
 
-static int write_all(int fd, const void *data, size_t len)
+int cb_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
@@ -84,6 +84,26 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+int cb_read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t r = read(fd, p, len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (r == 0)
+				errno = 0;
+			return -1;
+		}
+		p += r;
+		len -= r;
+	}
+	return 0;
+}
+
 int cb_write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char tmp[PATH_MAX];
@@ -94,7 +114,7 @@ int cb_write_file_atomic(const char *path, const void *data, size_t len)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	if (cb_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
 		saved = errno;
 		close(fd);
 		unlink(tmp);
@@ -116,7 +136,7 @@ int cb_write_string(const char *path, const char *value)
 
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, value, strlen(value)) < 0) {
+	if (cb_write_all(fd, value, strlen(value)) < 0) {
 		saved = errno;
 		close(fd);
 		errno = saved;

@@ -34,6 +34,13 @@ char *cb_read_file(const char *path, size_t *len);
 int cb_write_file_atomic(const char *path, const void *data, size_t len);
 
 /*
+ * cb_write_all / cb_read_all - write or read exactly @len bytes, retrying short transfers
+ * and EINTR. Returns 0, or -1 (errno set; a read that meets EOF first fails with errno 0).
+ */
+int cb_write_all(int fd, const void *data, size_t len);
+int cb_read_all(int fd, void *buf, size_t len);
+
+/*
  * cb_write_string - write a string to an existing file (a sysctl or sysfs knob)
  *
  * One write(2) with no trailing newline added; returns 0, or -1 with errno set.
