@@ -64,6 +64,10 @@ struct json_object *cb_meta_new(const struct cb_run *run, const struct cb_cell *
 	json_object_object_add(k, "release", uname(&u) == 0 ? json_object_new_string(u.release) : NULL);
 	json_object_object_add(k, "version", file_text(run->root, "/proc/version"));
 	json_object_object_add(k, "cmdline", file_text(run->root, "/proc/cmdline"));
+	/* the trace clock ("mono") reads it: a jiffies clocksource makes short stalls 0 us */
+	json_object_object_add(k, "clocksource",
+			       file_text(run->root, "/sys/devices/system/clocksource/clocksource0/"
+					 "current_clocksource"));
 	json_object_object_add(m, "kernel", k);
 	mach = json_object_new_object();
 	json_object_object_add(mach, "cpus", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));

@@ -113,9 +113,14 @@ static void cmdline(const struct cb_run *run, const struct cb_cell *cell, const 
 {
 	const char *extra = getenv("COMPACTBENCH_QEMU_APPEND");
 
-	/* unknown NAME=VALUE parameters become /init's environment (initramfs.h) */
-	snprintf(buf, size, "console=ttyS0 panic=-1 reboot=t cbcell=%s cbaccel=%s%s%s%s", cell->id,
-		 accel, run->quick ? " cbquick=1" : "", extra ? " " : "", extra ? extra : "");
+	/*
+	 * Unknown NAME=VALUE parameters become /init's environment (initramfs.h).
+	 * tsc=reliable: under TCG the guest's TSC is the host's, but timer interrupts come late,
+	 * so the clocksource watchdog judges the TSC against jiffies, marks it unstable and the
+	 * guest falls back to a 4 ms clock: every stall shorter than a tick read as 0 us.
+	 */
+	snprintf(buf, size, "console=ttyS0 panic=-1 reboot=t tsc=reliable cbcell=%s cbaccel=%s%s%s%s",
+		 cell->id, accel, run->quick ? " cbquick=1" : "", extra ? " " : "", extra ? extra : "");
 }
 
 static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const char *accel,
