@@ -155,8 +155,7 @@ static int choose_run_dir(struct cb_run *run, const char *out)
 		       stamp);
 }
 
-/* 1: @dir is a directory with entries, 0: missing or empty, -1: not a directory or unreadable */
-static int dir_nonempty(const char *dir)
+int cb_dir_nonempty(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -173,7 +172,7 @@ static int dir_nonempty(const char *dir)
 /* the run directory holds the run being continued, or nothing yet */
 static int check_run_dir(const struct cb_run *run, bool resume)
 {
-	int full = dir_nonempty(run->dir);
+	int full = cb_dir_nonempty(run->dir);
 	char path[PATH_MAX];
 
 	if (full < 0) {
