@@ -70,7 +70,9 @@ static const struct cfg_key keys[] = {
 	{ SEC_KERNEL, "target", KT_ENUM, NULL, 0, 0, target_names, KRN(target),
 	  "where this kernel's cells run (default: [global] target): host or qemu (needs recipe)" },
 	{ SEC_KERNEL, "release", KT_STRING, NULL, 0, 0, NULL, KRN(release),
-	  "host target: the `uname -r` the booted kernel must have, or the run stops" },
+	  "host target: the `uname -r` of the kernel these cells need (`uname -rv` to tell two "
+	  "builds of one release apart); with another kernel booted they are pending (run "
+	  "--resume after booting it)" },
 	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, KRN(recipe),
 	  "qemu target: the kernel recipe (configs/kernels/NAME.ini; relative to this file's "
 	  "directory) built, cached and booted for this kernel's cells" },

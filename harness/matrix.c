@@ -4,8 +4,12 @@
  */
 #include "matrix.h"
 
+#include "util.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct cb_cell *cb_matrix_expand(const struct cb_config *cfg, long reps, size_t *nr)
 {
@@ -34,4 +38,43 @@ struct cb_cell *cb_matrix_expand(const struct cb_config *cfg, long reps, size_t 
 	}
 	*nr = n;
 	return cells;
+}
+
+int cb_shard_parse(const char *text, long *index, long *count, char *err, size_t errlen)
+{
+	const char *slash = strchr(text, '/');
+	char num[32];
+	long long i, n;
+
+	if (!slash || (size_t)(slash - text) >= sizeof(num)) {
+		snprintf(err, errlen, "--shard '%s': not I/N (e.g. 2/4: the second of four shards)",
+			 text);
+		errno = EINVAL;
+		return -1;
+	}
+	memcpy(num, text, (size_t)(slash - text));
+	num[slash - text] = '\0';
+	if (cb_parse_long(slash + 1, 1, CB_SHARD_MAX, &n) < 0) {
+		snprintf(err, errlen, "--shard '%s': N must be a number in 1..%d", text, CB_SHARD_MAX);
+		errno = EINVAL;
+		return -1;
+	}
+	if (cb_parse_long(num, 1, n, &i) < 0) {
+		snprintf(err, errlen, "--shard '%s': I must be a number in 1..%lld", text, n);
+		errno = EINVAL;
+		return -1;
+	}
+	*index = (long)i;
+	*count = (long)n;
+	return 0;
+}
+
+size_t cb_matrix_shard(struct cb_cell *cells, size_t nr, long index, long count)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (cells[i].index % (size_t)count == (size_t)(index - 1))
+			cells[kept++] = cells[i];
+	return kept;
 }

@@ -29,4 +29,21 @@ struct cb_cell {
  */
 struct cb_cell *cb_matrix_expand(const struct cb_config *cfg, long reps, size_t *nr);
 
+#define CB_SHARD_MAX 10000
+
+/*
+ * cb_shard_parse - read "I/N" (--shard): shard I of N, 1 <= I <= N <= CB_SHARD_MAX.
+ * Returns 0, or -1 with errno EINVAL and what is wrong in @err.
+ */
+int cb_shard_parse(const char *text, long *index, long *count, char *err, size_t errlen);
+
+/*
+ * cb_matrix_shard - keep, in place and in order, the cells of shard @index of @count: those
+ * whose position in the full run order (cell->index, from 0) is congruent to @index - 1
+ * modulo @count. The shards of one N are disjoint and together hold every cell; each has
+ * floor or ceil(total / N) cells, and shards past the total have none. Returns how many
+ * cells are kept (@cells must come from cb_matrix_expand, unfiltered).
+ */
+size_t cb_matrix_shard(struct cb_cell *cells, size_t nr, long index, long count);
+
 #endif

@@ -13,6 +13,7 @@
 #include "util.h"
 #include "version.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,20 +61,31 @@ static void install_signals(void)
 }
 
 static const char run_usage[] =
-	"usage: compactbench run CONFIG [-o DIR] [--reps N] [--quick] [--target host|qemu]\n"
+	"usage: compactbench run CONFIG [-o DIR] [--resume] [--shard I/N] [--reps N] [--quick]\n"
+	"                        [--target host|qemu]\n"
 	"\n"
 	"Run every cell of the matrix in CONFIG (kernels x settings x workloads x reps, reps\n"
 	"interleaved), write results/<name>-<time>/ (or DIR), restore every knob, then analyze:\n"
 	"print the per-setting table and the verdict, and write report.md.\n"
 	"\n"
-	"  -o, --output DIR   the run directory (must not hold a run already)\n"
+	"Cells of a host kernel whose `release` is not the booted kernel are not run: they are\n"
+	"listed as pending. Boot that kernel and continue the same run with -o DIR --resume.\n"
+	"\n"
+	"  -o, --output DIR   the run directory (must be new or empty, unless --resume)\n"
+	"  --resume           continue the run in DIR (same config, tool version, reps, shard):\n"
+	"                     skip its complete cells, run the booted kernel's, list the rest\n"
+	"  --shard I/N        run only shard I of N: the cells whose position in the full run\n"
+	"                     order (from 0) modulo N is I-1 (1/3: the 1st, 4th, 7th... cell of\n"
+	"                     `config check`); join shards with `compactbench merge`\n"
 	"  --reps N           repetitions of every cell (overrides [global] reps)\n"
 	"  --quick            [global] quick_reps repetitions and the workloads' quick.* options\n"
 	"  --target T         run every kernel's cells on target T (host, or qemu: needs a recipe)\n"
 	"  -h, --help         this text\n"
 	"\n"
-	"Exit: 0 every cell completed, 1 a cell failed or the run stopped, 2 bad input,\n"
-	"130 interrupted (SIGINT/SIGTERM; knobs are restored first).\n";
+	"Exit: 0 every cell that can run on this machine completed (pending kernels are listed),\n"
+	"1 a cell failed or the run stopped, 2 bad input (also: DIR not empty without --resume, or\n"
+	"--resume of a run of another config), 130 interrupted (SIGINT/SIGTERM; knobs are\n"
+	"restored first).\n";
 
 /* where the workload programs are: $COMPACTBENCH_WORKLOADS, else beside our binary */
 int cb_find_workloads(struct cb_run *run)
@@ -128,66 +141,141 @@ static void iso_now(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int write_run_json(const struct cb_run *run, const struct cb_cell *cells, size_t nr,
-			  const char *started, bool finished, bool complete)
+/* run->dir: DIR, or <output>/<name>-<local time> */
+static int choose_run_dir(struct cb_run *run, const char *out)
 {
-	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
-	char path[PATH_MAX], now[32];
-	int ret;
-
-	json_object_object_add(o, "schema", json_object_new_int(CB_META_SCHEMA));
-	json_object_object_add(o, "config", json_object_new_string(run->cfg->path));
-	json_object_object_add(o, "config_sha256", json_object_new_string(run->cfg->sha256));
-	json_object_object_add(o, "name", json_object_new_string(run->cfg->name));
-	json_object_object_add(o, "tool_version", json_object_new_string(CB_VERSION));
-	json_object_object_add(o, "quick", json_object_new_boolean(run->quick));
-	json_object_object_add(o, "started", json_object_new_string(started));
-	iso_now(now, sizeof(now));
-	json_object_object_add(o, "finished", finished ? json_object_new_string(now) : NULL);
-	json_object_object_add(o, "complete", json_object_new_boolean(complete));
-	for (size_t i = 0; i < nr; i++) {
-		struct json_object *c = json_object_new_object();
-
-		json_object_object_add(c, "id", json_object_new_string(cells[i].id));
-		json_object_object_add(c, "kernel", json_object_new_string(cells[i].kernel->name));
-		json_object_object_add(c, "setting", json_object_new_string(cells[i].setting->name));
-		json_object_object_add(c, "workload", json_object_new_string(cells[i].workload->name));
-		json_object_object_add(c, "rep", json_object_new_int64(cells[i].rep));
-		json_object_object_add(c, "index", json_object_new_int64((int64_t)cells[i].index));
-		json_object_array_add(arr, c);
-	}
-	json_object_object_add(o, "cells", arr);
-	ret = cb_path(path, sizeof(path), "%s/run.json", run->dir);
-	if (ret == 0)
-		ret = cb_json_write_atomic(path, o);
-	json_object_put(o);
-	return ret;
-}
-
-static int make_run_dir(struct cb_run *run, const char *out)
-{
-	char path[PATH_MAX], stamp[32], *data;
+	char stamp[32];
 	time_t t = time(NULL);
 	struct tm tm;
-	size_t len;
 
-	if (out) {
-		if (cb_path(run->dir, sizeof(run->dir), "%s", out) < 0)
-			return -1;
-	} else {
-		localtime_r(&t, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-		if (cb_path(run->dir, sizeof(run->dir), "%s/%s-%s", run->cfg->output, run->cfg->name,
-			    stamp) < 0)
-			return -1;
+	if (out)
+		return cb_path(run->dir, sizeof(run->dir), "%s", out);
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	return cb_path(run->dir, sizeof(run->dir), "%s/%s-%s", run->cfg->output, run->cfg->name,
+		       stamp);
+}
+
+int cb_dir_nonempty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -1;
+	while (!n && (e = readdir(d)))
+		n = strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* the run directory holds the run being continued, or nothing yet */
+static int check_run_dir(const struct cb_run *run, bool resume)
+{
+	int full = cb_dir_nonempty(run->dir);
+	char path[PATH_MAX];
+
+	if (full < 0) {
+		cb_log("%s: %s (the run directory must be a directory)", run->dir, strerror(errno));
+		return -1;
 	}
+	if (!full)
+		return 0;
 	if (cb_path(path, sizeof(path), "%s/run.json", run->dir) < 0)
 		return -1;
-	if (access(path, F_OK) == 0) {
-		cb_log("%s: holds a run already; choose another -o", run->dir);
-		errno = EEXIST;
+	if (!resume) {
+		cb_log("%s: not empty%s: continue that run with --resume, or choose another -o",
+		       run->dir, access(path, F_OK) == 0 ? " (holds a run)" : "");
 		return -1;
 	}
+	if (access(path, F_OK) < 0) {
+		cb_log("%s: not empty, but no run.json: not a run to resume; choose another -o",
+		       run->dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* the number of a run.json field, or @def if absent */
+static long long json_int(struct json_object *o, const char *key, long long def)
+{
+	struct json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x) || !x)
+		return def;
+	return json_object_get_int64(x);
+}
+
+/*
+ * --resume: the run.json already in the directory must be of the same config, tool
+ * version, reps, quick and shard as this command, else its cells would not be the same
+ * cells. Keeps its "started" time.
+ */
+static int check_resumed(const struct cb_run *run, struct cb_run_info *info)
+{
+	struct json_object *prev, *x, *sh = NULL;
+	char err[2048], want[64], have[64];
+	const char *field = NULL, *s;
+	char path[PATH_MAX];
+
+	if (cb_path(path, sizeof(path), "%s/run.json", run->dir) < 0 || access(path, F_OK) < 0)
+		return 0;
+	prev = cb_run_json_load(run->dir, err, sizeof(err));
+	if (!prev) {
+		cb_log("--resume: %s", err);
+		return -1;
+	}
+	json_object_object_get_ex(prev, "shard", &sh);
+	if (strcmp(json_object_get_string(json_object_object_get(prev, "config_sha256")),
+		   run->cfg->sha256)) {
+		field = "config_sha256";
+		snprintf(want, sizeof(want), "%.12s...", run->cfg->sha256);
+		snprintf(have, sizeof(have), "%.12s...",
+			 json_object_get_string(json_object_object_get(prev, "config_sha256")));
+	} else if (strcmp(json_object_get_string(json_object_object_get(prev, "tool_version")),
+			  CB_VERSION)) {
+		field = "tool_version";
+		snprintf(want, sizeof(want), "%s", CB_VERSION);
+		snprintf(have, sizeof(have), "%s",
+			 json_object_get_string(json_object_object_get(prev, "tool_version")));
+	} else if (json_int(prev, "reps", info->reps) != info->reps) {
+		field = "reps";
+		snprintf(want, sizeof(want), "%ld", info->reps);
+		snprintf(have, sizeof(have), "%lld", json_int(prev, "reps", 0));
+	} else if (json_object_object_get_ex(prev, "quick", &x) &&
+		   json_object_get_boolean(x) != run->quick) {
+		field = "quick";
+		snprintf(want, sizeof(want), "%s", run->quick ? "true" : "false");
+		snprintf(have, sizeof(have), "%s", run->quick ? "false" : "true");
+	} else if (json_int(sh, "index", 0) != info->shard_index ||
+		   json_int(sh, "count", 0) != info->shard_count) {
+		field = "shard";
+		snprintf(want, sizeof(want), info->shard_count ? "%ld/%ld" : "none", info->shard_index,
+			 info->shard_count);
+		snprintf(have, sizeof(have), sh ? "%lld/%lld" : "none", json_int(sh, "index", 0),
+			 json_int(sh, "count", 0));
+	}
+	if (field) {
+		cb_log("--resume: %s: field \"%s\" is %s, but this command's is %s: --resume "
+		       "continues a run of the same config, tool version, reps, --quick and --shard; "
+		       "choose another -o for this one", path, field, have, want);
+		json_object_put(prev);
+		return -1;
+	}
+	s = json_object_get_string(json_object_object_get(prev, "started"));
+	if (s)
+		snprintf(info->started, sizeof(info->started), "%s", s);
+	json_object_put(prev);
+	return 0;
+}
+
+/* create the run directory and copy the config into it */
+static int make_run_dir(struct cb_run *run)
+{
+	char path[PATH_MAX], *data;
+	size_t len;
+
 	if (cb_mkdir_p(run->dir) < 0) {
 		cb_log("%s: cannot create: %s", run->dir, strerror(errno));
 		return -1;
@@ -203,10 +291,26 @@ static int make_run_dir(struct cb_run *run, const char *out)
 	return 0;
 }
 
+bool cb_kernel_booted(const struct cb_kernel *k, char *booted, size_t size)
+{
+	struct utsname u;
+	char both[sizeof(u.release) + sizeof(u.version) + 2];
+
+	if (uname(&u) < 0) {
+		snprintf(booted, size, "(uname: %s)", strerror(errno));
+		return k->target != CB_TARGET_HOST || !k->release;
+	}
+	snprintf(both, sizeof(both), "%s %s", u.release, u.version);
+	snprintf(booted, size, "%s", strchr(k->release ? k->release : "", ' ') ? both : u.release);
+	if (k->target != CB_TARGET_HOST || !k->release)
+		return true;
+	return !strcmp(k->release, booted);
+}
+
 struct run_opts {
 	const char *config, *out, *target;
-	long reps;
-	bool quick;
+	long reps, shard_index, shard_count;
+	bool quick, resume;
 };
 
 static int parse_run_args(int argc, char **argv, struct run_opts *o)
@@ -214,8 +318,10 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "reps", required_argument, NULL, 'r' },
 		{ "quick", no_argument, NULL, 'q' },	    { "target", required_argument, NULL, 't' },
+		{ "resume", no_argument, NULL, 'R' },	    { "shard", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
 	};
+	char err[256];
 	long long v;
 	int c;
 
@@ -235,6 +341,16 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'q':
 			o->quick = true;
+			break;
+		case 'R':
+			o->resume = true;
+			break;
+		case 's':
+			if (cb_shard_parse(optarg, &o->shard_index, &o->shard_count, err,
+					   sizeof(err)) < 0) {
+				fprintf(stderr, "compactbench run: %s\n", err);
+				return 2;
+			}
 			break;
 		case 't':
 			if (strcmp(optarg, "host") && strcmp(optarg, "qemu")) {
@@ -256,6 +372,10 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 		return 2;
 	}
 	o->config = argv[optind];
+	if (o->resume && !o->out) {
+		fprintf(stderr, "compactbench run: --resume needs -o DIR: the run to continue\n");
+		return 2;
+	}
 	return -1;
 }
 
@@ -316,6 +436,11 @@ static int run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr,
 
 		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", run->dir, cells[i].id) < 0)
 			return -1;
+		/* what an interrupted or failed attempt left (--resume): the cell starts afresh */
+		if (access(cell_dir, F_OK) == 0 && cb_rm_rf(cell_dir) < 0) {
+			cb_log("%s: cannot remove the previous attempt: %s", cell_dir, strerror(errno));
+			return -1;
+		}
 		fprintf(stderr, "[%zu/%zu] %s: running\n", i + 1, nr, cells[i].id);
 		if (ops->run_cell(run, &cells[i], cell_dir) < 0 || ops->fetch(run, &cells[i], cell_dir) < 0) {
 			(*failed)++;
@@ -360,14 +485,143 @@ static void teardown_targets(struct cb_run *run)
 			cb_target_find(kind)->teardown(run);
 }
 
+/* what this command does with the cells of its run directory */
+struct plan {
+	struct cb_cell *todo;	     /* the cells to run now */
+	size_t nr_todo, nr_done, nr_pending;
+	struct json_object *pending; /* [{ kernel, release, booted, cells }] */
+};
+
+static void add_pending(struct plan *p, const struct cb_kernel *k, const char *booted)
+{
+	struct json_object *e = NULL, *x;
+
+	p->nr_pending++;
+	for (size_t i = 0; i < json_object_array_length(p->pending); i++) {
+		x = json_object_array_get_idx(p->pending, i);
+		if (!strcmp(json_object_get_string(json_object_object_get(x, "kernel")), k->name))
+			e = x;
+	}
+	if (!e) {
+		e = json_object_new_object();
+		json_object_object_add(e, "kernel", json_object_new_string(k->name));
+		json_object_object_add(e, "release", json_object_new_string(k->release));
+		json_object_object_add(e, "booted", json_object_new_string(booted));
+		json_object_object_add(e, "cells", json_object_new_int64(0));
+		json_object_array_add(p->pending, e);
+	}
+	x = json_object_object_get(e, "cells");
+	json_object_set_int64(x, json_object_get_int64(x) + 1);
+}
+
+/* complete cells are skipped, cells of a kernel that is not the booted one are pending */
+static int plan_cells(const struct cb_run *run, const struct cb_cell *cells, size_t nr,
+		      struct plan *p)
+{
+	char cell_dir[PATH_MAX], booted[512];
+
+	p->todo = calloc(nr ? nr : 1, sizeof(*p->todo));
+	p->pending = json_object_new_array();
+	if (!p->todo || !p->pending)
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", run->dir, cells[i].id) < 0)
+			return -1;
+		if (cb_cell_complete(cell_dir))
+			p->nr_done++;
+		else if (!cb_kernel_booted(cells[i].kernel, booted, sizeof(booted)))
+			add_pending(p, cells[i].kernel, booted);
+		else
+			p->todo[p->nr_todo++] = cells[i];
+	}
+	return 0;
+}
+
+/* one line per kernel whose cells wait for a reboot */
+static void log_pending(const struct cb_run *run, const struct plan *p, const char *how)
+{
+	for (size_t i = 0; i < json_object_array_length(p->pending); i++) {
+		struct json_object *e = json_object_array_get_idx(p->pending, i);
+
+		cb_log("pending: [kernel %s] %lld cell(s): wants release '%s', booted is '%s'%s",
+		       json_object_get_string(json_object_object_get(e, "kernel")),
+		       (long long)json_object_get_int64(json_object_object_get(e, "cells")),
+		       json_object_get_string(json_object_object_get(e, "release")),
+		       json_object_get_string(json_object_object_get(e, "booted")), how);
+	}
+	if (p->nr_pending && *how)
+		cb_log("then: compactbench run %s -o %s --resume%s", run->cfg->path, run->dir,
+		       run->quick ? " --quick" : "");
+}
+
+/* workloads, root, journal, signals, targets: what running cells here needs */
+static int ready_to_run(struct cb_run *run)
+{
+	if (cb_find_workloads(run) < 0 || check_programs(run) < 0)
+		return -1;
+	if (geteuid() != 0) {
+		cb_log("run: the host target changes sysctls and traces the kernel: run as root");
+		return -1;
+	}
+	if (cb_journal_open(&run->journal, NULL) < 0) {
+		cb_log("cannot create the state directory for the restore journal: %s", strerror(errno));
+		return -1;
+	}
+	install_signals();
+	if (cb_collector_cleanup_stale(cb_log_line) < 0)
+		cb_log("could not look for stale tracefs instances: %s", strerror(errno));
+	return prepare_targets(run);
+}
+
+/* the table, and for a whole matrix the comparison, the gates and the charts */
+static void analyze_run(struct cb_run *run, bool whole)
+{
+	const struct cb_config *cfg = run->cfg;
+
+	fflush(stderr);
+	cb_analyze_run(run->dir, stdout);
+	fflush(stdout);
+	if (!whole) {
+		printf("\nresults: %s (a shard: `compactbench merge` joins the shards, then compare, "
+		       "gate and plot the merged run)\n", run->dir);
+		return;
+	}
+	if (cfg->nr_settings > 1) {
+		char *cmp[] = { "compare", run->dir, NULL };
+
+		printf("\n");
+		fflush(stdout);
+		cmd_compare(2, cmp);
+		gate_settings(run);
+	}
+	{
+		char *plot[] = { "plot", run->dir, NULL };
+		FILE *saved = stdout;
+
+		/* the chart paths are for `plot`'s own users; here one line says where they are */
+		fflush(stdout);
+		stdout = fopen("/dev/null", "w");
+		if (stdout && cmd_plot(2, plot) != 0)
+			cb_log("the charts could not be drawn (see %s/charts/gnuplot.log)", run->dir);
+		if (stdout)
+			fclose(stdout);
+		stdout = saved;
+	}
+	printf("\nresults: %s\nreport:  %s/report.md (and report.html)\ncharts:  %s/charts/\n",
+	       run->dir, run->dir, run->dir);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
 	struct cb_run run = { .root = "" };
+	struct cb_run_info info = { 0 };
+	struct plan plan = { 0 };
 	struct cb_config *cfg;
 	struct cb_cell *cells;
 	size_t nr, failed = 0;
-	char err[2048], started[32];
+	char err[2048];
+	bool complete;
 	int rc;
 
 	rc = parse_run_args(argc, argv, &o);
@@ -390,67 +644,71 @@ int cmd_run(int argc, char **argv)
 	}
 	run.cfg = cfg;
 	run.quick = o.quick;
-	cells = cb_matrix_expand(cfg, o.reps ? o.reps : o.quick ? cfg->quick_reps : cfg->reps, &nr);
+	info.reps = o.reps ? o.reps : o.quick ? cfg->quick_reps : cfg->reps;
+	cells = cb_matrix_expand(cfg, info.reps, &nr);
+	info.total_cells = nr;
+	if (o.shard_count) {
+		info.shard_index = o.shard_index;
+		info.shard_count = o.shard_count;
+		nr = cb_matrix_shard(cells, nr, o.shard_index, o.shard_count);
+	}
+	iso_now(info.started, sizeof(info.started));
+	rc = 2;
+	if (choose_run_dir(&run, o.out) < 0 || check_run_dir(&run, o.resume) < 0 ||
+	    (o.resume && check_resumed(&run, &info) < 0))
+		goto out_cfg;
 	rc = 1;
-	if (cb_find_workloads(&run) < 0 || check_programs(&run) < 0)
+	if (plan_cells(&run, cells, nr, &plan) < 0)
 		goto out_cfg;
-	if (geteuid() != 0) {
-		cb_log("run: the host target changes sysctls and traces the kernel: run as root");
+	if (plan.nr_todo && ready_to_run(&run) < 0)
 		goto out_cfg;
+	if (make_run_dir(&run) < 0)
+		goto out_cfg;
+	info.pending = plan.pending;
+	cb_run_json_write(&run, &info, cells, nr, false, false);
+	if (o.shard_count)
+		cb_log("%s: shard %ld/%ld: %zu of the %zu cells (%zu kernels x %zu settings x %zu "
+		       "workloads x %ld reps) into %s", cfg->path, o.shard_index, o.shard_count, nr,
+		       info.total_cells, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads,
+		       info.reps, run.dir);
+	else
+		cb_log("%s: %zu cells (%zu kernels x %zu settings x %zu workloads x %ld reps) into %s",
+		       cfg->path, nr, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads, info.reps,
+		       run.dir);
+	if (o.resume)
+		cb_log("resume: %zu of %zu cells complete, %zu to run now, %zu pending", plan.nr_done,
+		       nr, plan.nr_todo, plan.nr_pending);
+	log_pending(&run, &plan, "");
+	if (plan.nr_todo) {
+		run_cells(&run, plan.todo, plan.nr_todo, &failed);
+		teardown_targets(&run);
 	}
-	if (cb_journal_open(&run.journal, NULL) < 0) {
-		cb_log("cannot create the state directory for the restore journal: %s", strerror(errno));
-		goto out_cfg;
-	}
-	install_signals();
-	if (cb_collector_cleanup_stale(cb_log_line) < 0)
-		cb_log("could not look for stale tracefs instances: %s", strerror(errno));
-	if (prepare_targets(&run) < 0)
-		goto out_cfg;
-	if (make_run_dir(&run, o.out) < 0)
-		goto out_cfg;
-	iso_now(started, sizeof(started));
-	write_run_json(&run, cells, nr, started, false, false);
-	cb_log("%s: %zu cells (%zu kernels x %zu settings x %zu workloads x %ld reps) into %s",
-	       cfg->path, nr, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads,
-	       nr / (cfg->nr_kernels * cfg->nr_settings * cfg->nr_workloads), run.dir);
-	run_cells(&run, cells, nr, &failed);
-	teardown_targets(&run);
-	write_run_json(&run, cells, nr, started, true, !failed && !cb_interrupted);
+	complete = !failed && !cb_interrupted && !plan.nr_pending;
+	cb_run_json_write(&run, &info, cells, nr, true, complete);
 	if (cb_interrupted) {
-		cb_log("interrupted: knobs restored; the run in %s is incomplete", run.dir);
+		cb_log("interrupted: knobs restored; the run in %s is incomplete: continue it with "
+		       "`compactbench run %s -o %s --resume`", run.dir, cfg->path, run.dir);
 		rc = 130;
 		goto out_cfg;
 	}
-	fflush(stderr);
-	cb_analyze_run(run.dir, stdout);
+	if (!nr) {
+		cb_log("shard %ld/%ld has no cells (the matrix has %zu): nothing to run", o.shard_index,
+		       o.shard_count, info.total_cells);
+		rc = 0;
+		goto out_cfg;
+	}
+	analyze_run(&run, !o.shard_count);
 	fflush(stdout);
-	if (cfg->nr_settings > 1) {
-		char *cmp[] = { "compare", run.dir, NULL };
-
-		printf("\n");
-		fflush(stdout);
-		cmd_compare(2, cmp);
-		gate_settings(&run);
+	if (plan.nr_pending) {
+		cb_log("still to run: %zu cell(s) of other kernels; boot each and continue the run "
+		       "(README: A/B on real hardware):", plan.nr_pending);
+		log_pending(&run, &plan, ": boot it");
 	}
-	{
-		char *plot[] = { "plot", run.dir, NULL };
-		FILE *saved = stdout;
-
-		/* the chart paths are for `plot`'s own users; here one line says where they are */
-		fflush(stdout);
-		stdout = fopen("/dev/null", "w");
-		if (stdout && cmd_plot(2, plot) != 0)
-			cb_log("the charts could not be drawn (see %s/charts/gnuplot.log)", run.dir);
-		if (stdout)
-			fclose(stdout);
-		stdout = saved;
-	}
-	printf("\nresults: %s\nreport:  %s/report.md (and report.html)\ncharts:  %s/charts/\n",
-	       run.dir, run.dir, run.dir);
 	rc = failed ? 1 : 0;
 out_cfg:
 	json_object_put(run.knobs);
+	json_object_put(plan.pending);
+	free(plan.todo);
 	free(cells);
 	cb_config_free(cfg);
 	return rc;

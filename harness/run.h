@@ -48,8 +48,26 @@ int cb_find_workloads(struct cb_run *run);
 int cb_workload_program(const struct cb_run *run, const struct wl_info *wl, char *buf,
 			size_t size);
 
-/* cmd_run - `compactbench run CONFIG [-o DIR] [--reps N] [--quick]`; returns the exit code */
+/* cb_dir_nonempty - 1: @dir has entries, 0: it is missing or empty, -1 (errno): not a directory */
+int cb_dir_nonempty(const char *dir);
+
+/*
+ * cb_kernel_booted - whether cells of @k can run on this machine now: a qemu kernel always
+ * (the harness boots it), a host kernel with no `release`, or one whose `release` is the
+ * booted kernel's `uname -r` (or, if it holds a space, `uname -rv`: the release and the
+ * build "#N ... date" of /proc/version, to tell apart two builds of one release). The booted
+ * kernel's text, in the same form, goes to @booted.
+ */
+bool cb_kernel_booted(const struct cb_kernel *k, char *booted, size_t size);
+
+/*
+ * cmd_run - `compactbench run CONFIG [-o DIR] [--resume] [--shard I/N] [--reps N] [--quick]`;
+ * returns the exit code
+ */
 int cmd_run(int argc, char **argv);
+
+/* cmd_merge - `compactbench merge OUT DIR...`: join shard run directories into one run */
+int cmd_merge(int argc, char **argv);
 
 /* cmd_restore - `compactbench restore`: put back knobs a killed run left changed */
 int cmd_restore(int argc, char **argv);

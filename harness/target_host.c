@@ -16,7 +16,6 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -98,12 +97,12 @@ static int reserve_memory(struct cb_run *run)
 
 static int check_release(struct cb_run *run, const struct cb_kernel *k)
 {
-	struct utsname u;
+	char booted[512];
 
-	if (!k->release || (uname(&u) == 0 && !strcmp(u.release, k->release)))
+	if (cb_kernel_booted(k, booted, sizeof(booted)))
 		return 0;
 	snprintf(run->err, sizeof(run->err), "[kernel %s] wants release %s but %s is booted",
-		 k->name, k->release, u.release);
+		 k->name, k->release, booted);
 	return -1;
 }
 

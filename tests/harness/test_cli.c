@@ -58,7 +58,7 @@ static void expect(char *const args[], int status, const char *needle)
 static void test_help_of_every_command(void **state)
 {
 	const char *const cmds[] = { "run", "analyze", "restore", "config", "compare", "gate",
-				     "plot" };
+				     "plot", "merge" };
 
 	for (size_t i = 0; i < CB_ARRAY_SIZE(cmds); i++) {
 		char want[64];
