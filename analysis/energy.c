@@ -73,8 +73,10 @@ int cb_energy_read(const char *root, struct cb_energy_snap *out, char *err, size
 		return -1;
 	}
 	d = opendir(dir);
-	if (!d)
+	if (!d) {
+		out->t_ns = cb_now_ns();
 		return 0;	/* no powercap at all */
+	}
 	while ((de = readdir(d))) {
 		struct cb_energy_zone *z;
 
