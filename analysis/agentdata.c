@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * agentdata.c - samples.csv, cpu.* and energy.* of a cell.
+ * agentdata.c - samples.csv, cpu.*, energy.* (with energy.csv) and perf-power.* of a cell.
  */
 #include "agentdata.h"
 #include "energy.h"
+#include "perf_power.h"
 #include "util.h"
 
 #include <errno.h>
@@ -178,29 +179,156 @@ static int read_cpu(const char *cell_dir, struct cb_agentdata *out, char *err, s
 	return ret;
 }
 
-static int read_energy(const char *cell_dir, struct cb_agentdata *out, char *err, size_t errlen)
+/* energy.before, energy.csv's readings, energy.after in time order (*@s malloc'ed) */
+static int energy_readings(const char *cell_dir, const char *b, const char *a,
+			   struct cb_energy_snap **s, char *err, size_t errlen)
 {
-	struct cb_energy_snap sb, sa;
+	struct cb_energy_snap *mid = NULL, *all;
+	char path[PATH_MAX], *csv;
+	int line = 0, n = 0;
+	bool missing;
+
+	*s = NULL;
+	csv = read_opt(cell_dir, "energy.csv", &missing, path, sizeof(path));
+	if (!csv && !missing) {
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (csv) {
+		n = cb_energy_csv_parse(csv, &mid, &line);
+		free(csv);
+		if (n < 0) {
+			snprintf(err, errlen, "%s: line %d: not \"t_ns,zone,name,energy_uj,"
+				 "max_energy_range_uj\" in time order", path, line);
+			return -1;
+		}
+	}
+	all = calloc(n + 2, sizeof(*all));
+	if (!all) {
+		free(mid);
+		snprintf(err, errlen, "%s: out of memory", cell_dir);
+		return -1;
+	}
+	if (cb_energy_parse(b, &all[0], &line)) {
+		snprintf(err, errlen, "%s/energy.before: line %d: not \"zone name energy_uj "
+			 "max_energy_range_uj\"", cell_dir, line);
+		goto bad;
+	}
+	if (cb_energy_parse(a, &all[n + 1], &line)) {
+		snprintf(err, errlen, "%s/energy.after: line %d: not \"zone name energy_uj "
+			 "max_energy_range_uj\"", cell_dir, line);
+		goto bad;
+	}
+	if (n)
+		memcpy(&all[1], mid, n * sizeof(*mid));
+	free(mid);
+	*s = all;
+	return n + 2;
+bad:
+	free(mid);
+	free(all);
+	return -1;
+}
+
+static int read_energy(const char *cell_dir, uint64_t ws, uint64_t we, struct cb_agentdata *out,
+		       char *err, size_t errlen)
+{
+	struct cb_energy_sum *sum = &out->powercap;
+	struct cb_energy_snap *s;
 	char *b, *a;
-	int r = read_pair(cell_dir, "energy", &b, &a, err, errlen), line = 0, ret = -1;
+	int r = read_pair(cell_dir, "energy", &b, &a, err, errlen), n;
 
 	if (r <= 0)
 		return r;
-	if (cb_energy_parse(b, &sb, &line))
-		snprintf(err, errlen, "%s/energy.before: line %d: not \"zone name energy_uj "
-			 "max_energy_range_uj\"", cell_dir, line);
-	else if (cb_energy_parse(a, &sa, &line))
-		snprintf(err, errlen, "%s/energy.after: line %d: not \"zone name energy_uj "
-			 "max_energy_range_uj\"", cell_dir, line);
+	n = energy_readings(cell_dir, b, a, &s, err, errlen);
+	free(b);
+	free(a);
+	if (n < 0)
+		return -1;
+	out->has_energy = true;
+	out->powercap_readings = n;
+	r = cb_energy_chain(s, n, sum);
+	free(s);
+	if (r < 0 && errno == EINVAL) {
+		snprintf(err, errlen, "%s/energy.*: the RAPL zones differ between readings "
+			 "(energy.before, energy.csv, energy.after)", cell_dir);
+		return -1;
+	}
+	/* untimed readings (version 1 files, no energy.csv): the window bounds the interval */
+	if (r > 0 && sum->max_gap_s < 0 && we > ws) {
+		sum->max_gap_s = (we - ws) / 1e9;
+		if (sum->max_gap_s > sum->wrap_s)
+			r = -1;
+	}
+	out->rapl_zones = sum->zones;
+	if (r < 0)
+		snprintf(out->powercap_note, sizeof(out->powercap_note),
+			 "%.1f s between two readings is longer than the counters' wrap period at "
+			 "%.0f W (%.1f s): a second wrap cannot be excluded", sum->max_gap_s,
+			 CB_ENERGY_MAX_W, sum->wrap_s);
+	else if (sum->max_gap_s < 0)
+		snprintf(out->powercap_note, sizeof(out->powercap_note), "untimed readings: at most "
+			 "one wrap per interval assumed, not checked");
+	out->powercap_ok = r > 0;
+	return 0;
+}
+
+static int read_perf(const char *cell_dir, struct cb_agentdata *out, char *err, size_t errlen)
+{
+	struct cb_pp_snap *sb = NULL, *sa = NULL;
+	char *b, *a, why[256];
+	int r = read_pair(cell_dir, "perf-power", &b, &a, err, errlen), line = 0, ret = -1;
+
+	if (r <= 0)
+		return r;
+	sb = malloc(sizeof(*sb));
+	sa = malloc(sizeof(*sa));
+	if (!sb || !sa)
+		snprintf(err, errlen, "%s: out of memory", cell_dir);
+	else if (cb_pp_parse(b, sb, &line))
+		snprintf(err, errlen, "%s/perf-power.before: line %d: not \"event cpu count scale "
+			 "Joules\"", cell_dir, line);
+	else if (cb_pp_parse(a, sa, &line))
+		snprintf(err, errlen, "%s/perf-power.after: line %d: not \"event cpu count scale "
+			 "Joules\"", cell_dir, line);
+	else if ((r = cb_pp_delta(sb, sa, out->perf_j, why, sizeof(why))) < 0)
+		snprintf(err, errlen, "%s/perf-power.after: %s", cell_dir, why);
 	else
 		ret = 0;
 	if (!ret) {
-		out->has_energy = true;
-		out->rapl_zones = cb_energy_delta(&sb, &sa, &out->rapl_j);
+		out->has_perf = true;
+		out->perf_counters = r;
+		for (int d = 0; d < CB_ENERGY_NR_DOMAINS; d++)
+			out->perf_total_j += out->perf_j[d];
+		for (int i = 0; i < sa->n; i++)
+			if (sa->c[i].domain >= 0)
+				out->perf_n[sa->c[i].domain]++;
 	}
+	free(sb);
+	free(sa);
 	free(b);
 	free(a);
 	return ret;
+}
+
+/* the measured figure: powercap, else perf-power, else none (modeled) */
+static void pick_source(struct cb_agentdata *out)
+{
+	if (out->rapl_zones && out->powercap_ok) {
+		out->source = "powercap";
+		out->rapl_j = out->powercap.total_j;
+		memcpy(out->rapl_domain_j, out->powercap.j, sizeof(out->rapl_domain_j));
+		memcpy(out->rapl_domain_n, out->powercap.nz, sizeof(out->rapl_domain_n));
+		out->measured = true;
+	} else if (out->has_perf && out->perf_counters) {
+		out->source = "perf-power";
+		out->rapl_j = out->perf_total_j;
+		memcpy(out->rapl_domain_j, out->perf_j, sizeof(out->rapl_domain_j));
+		memcpy(out->rapl_domain_n, out->perf_n, sizeof(out->rapl_domain_n));
+		out->measured = true;
+	} else {
+		out->source = "modeled";
+	}
 }
 
 int cb_agentdata_read(const char *cell_dir, uint64_t ws, uint64_t we, struct cb_agentdata *out,
@@ -228,7 +356,10 @@ int cb_agentdata_read(const char *cell_dir, uint64_t ws, uint64_t we, struct cb_
 		out->samples = n;
 		out->has_samples = n > 0;
 	}
-	if (read_cpu(cell_dir, out, err, errlen) < 0 || read_energy(cell_dir, out, err, errlen) < 0)
+	if (read_cpu(cell_dir, out, err, errlen) < 0 ||
+	    read_energy(cell_dir, ws, we, out, err, errlen) < 0 ||
+	    read_perf(cell_dir, out, err, errlen) < 0)
 		return -1;
+	pick_source(out);
 	return 0;
 }

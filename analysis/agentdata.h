@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * agentdata.h - the analyzer's reading of what the agent's sampler wrote into a cell
- * (harness/sampler.h): samples.csv, cpu.before/after, energy.before/after.
+ * (harness/sampler.h, energy_rec.h): samples.csv, cpu.before/after, energy.before/after
+ * with energy.csv, perf-power.before/after.
  *
  * Each pair is optional (cells recorded before the sampler existed have none, and their
  * metrics are null), but half a pair, or a file that does not parse, is bad input: an
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 #include "cpustat.h"
+#include "energy.h"
 
 struct cb_agentdata {
 	bool has_samples;
@@ -22,9 +24,25 @@ struct cb_agentdata {
 	unsigned int score_start, score_end, score_max; /* the worst node's score */
 	bool has_cpu;
 	struct cb_cpu_delta cpu;
-	bool has_energy;	/* energy.before/after were recorded */
-	int rapl_zones;		/* 0: the machine has no RAPL: energy is modeled only */
+	bool has_energy;	/* energy.before/after (powercap) were recorded */
+	int rapl_zones;		/* powercap package/DRAM zones; 0: none */
+	bool powercap_ok;	/* powercap holds a figure (else powercap_note says why) */
+	struct cb_energy_sum powercap;	/* per domain, wraps, longest interval */
+	int powercap_readings;	/* energy.before, energy.csv's readings, energy.after */
+	char powercap_note[256];
+	bool has_perf;		/* perf-power.before/after were recorded */
+	int perf_counters;
+	int perf_n[CB_ENERGY_NR_DOMAINS];	/* counters per domain */
+	double perf_j[CB_ENERGY_NR_DOMAINS], perf_total_j;
+	/*
+	 * The measured energy (package + DRAM) and where it comes from: "powercap", else
+	 * "perf-power"; "modeled" when neither has a figure (rapl_j is then not valid).
+	 */
+	const char *source;
 	double rapl_j;
+	double rapl_domain_j[CB_ENERGY_NR_DOMAINS];	/* per domain, of source */
+	int rapl_domain_n[CB_ENERGY_NR_DOMAINS];	/* its zones/counters per domain */
+	bool measured;		/* source is powercap or perf-power: rapl_j is valid */
 };
 
 /*

@@ -234,7 +234,7 @@ static bool g_energy_modeled(const struct cb_metric_in *in, int arg, double *v)
 
 static bool g_energy_rapl(const struct cb_metric_in *in, int arg, double *v)
 {
-	if (!in->agent || !in->agent->has_energy || !in->agent->rapl_zones)
+	if (!in->agent || !in->agent->measured)
 		return false;
 	*v = in->agent->rapl_j;
 	return true;
@@ -404,8 +404,8 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 	[CB_M_ENERGY_MODELED_J] = A("energy_modeled_j", "J", LOWER, g_energy_modeled, 0,
 		"modeled: (cpu_background_ns + dc_stall_total_ns) x watts per busy core"),
 	[CB_M_ENERGY_RAPL_J] = A("energy_rapl_j", "J", LOWER, g_energy_rapl, 0,
-		"RAPL package energy over the cell (powercap energy_uj, wrap-around handled); "
-		"null without RAPL"),
+		"measured RAPL energy over the cell, package + DRAM: powercap (wrap-around "
+		"handled), else perf's power PMU; null without either (summary energy.source)"),
 };
 
 int cb_metric_find(const char *name)

@@ -34,7 +34,10 @@ struct group {
 	const char *kernel, *setting, *workload;
 	const struct cb_values **vals;
 	int n, lost, disagree;
+	int energy_src[3];	/* cells whose energy_rapl_J came from: powercap, perf-power, none */
 };
+
+static const char *const energy_src_names[3] = { "powercap", "perf-power", "modeled" };
 
 /* the report's columns: which metric, its heading and how it is shown */
 static const struct col {
@@ -125,6 +128,33 @@ static void exchange_text(const struct group *g, const struct group *base, char 
 		snprintf(buf, len, "%.3f", (cpu - cpu0) / (st0 - st));
 }
 
+/* which source energy_rapl_J came from, over the cells of (@kernel, @workload) */
+static void energy_source_line(FILE *txt, FILE *md, const struct group *gs, int ng,
+			       const char *kernel, const char *workload)
+{
+	int src[3] = { 0 }, i, k;
+	bool first = true;
+
+	for (i = 0; i < ng; i++)
+		if (!strcmp(gs[i].kernel, kernel) && !strcmp(gs[i].workload, workload))
+			for (k = 0; k < 3; k++)
+				src[k] += gs[i].energy_src[k];
+	fprintf(txt, "energy source:");
+	fprintf(md, "\nEnergy source (`energy_rapl_J`; `modeled`: no RAPL, only "
+		"`energy_modeled_J`):");
+	for (k = 0; k < 3; k++) {
+		if (!src[k])
+			continue;
+		fprintf(txt, "%s %s in %d cell%s", first ? "" : ",", energy_src_names[k], src[k],
+			src[k] == 1 ? "" : "s");
+		fprintf(md, "%s `%s` in %d cell%s", first ? "" : ",", energy_src_names[k], src[k],
+			src[k] == 1 ? "" : "s");
+		first = false;
+	}
+	fprintf(txt, "%s\n", first ? " no cells" : "");
+	fprintf(md, "%s\n", first ? " no cells" : "");
+}
+
 static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
 			const char *workload, const struct col *cl, size_t nc, bool cost)
 {
@@ -137,9 +167,11 @@ static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const cha
 		fprintf(txt, "kernel %s, workload %s (medians over repetitions)\n", kernel, workload);
 		fprintf(md, "### kernel `%s`, workload `%s`\n\n", kernel, workload);
 	} else {
-		fprintf(txt, "cost (medians; energy is modeled unless energy_rapl_J has a value)\n");
+		fprintf(txt, "cost (medians; energy_modeled_J is modeled, energy_rapl_J measured: "
+			"see the energy source)\n");
 		fprintf(md, "Cost (medians; `energy_modeled_J` is modeled from CPU time, "
-			"`energy_rapl_J` measured where RAPL exists):\n\n");
+			"`energy_rapl_J` measured (powercap or perf's power PMU) where RAPL "
+			"exists):\n\n");
 	}
 	fprintf(txt, "%-16s %4s", "setting", "reps");
 	fprintf(md, "| setting | reps |");
@@ -173,6 +205,8 @@ static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const cha
 		fprintf(txt, "%s%s\n", notes[0] ? "  " : "", notes);
 		fprintf(md, " %s |\n", notes);
 	}
+	if (cost)
+		energy_source_line(txt, md, gs, ng, kernel, workload);
 	if (cost && base) {
 		fprintf(txt, "exchange rate: extra kcompactd+khugepaged CPU ns per ns of direct-"
 			"compaction stall time avoided, against '%s'\n", base->setting);
@@ -339,6 +373,8 @@ static int make_groups(struct cellrec *recs, int n, struct group *gs)
 		gs[j].vals[gs[j].n++] = &r->sum.val;
 		gs[j].lost += r->sum.lost;
 		gs[j].disagree += r->sum.has_xcheck && !r->sum.agree;
+		gs[j].energy_src[!strcmp(r->sum.energy_source, "powercap") ? 0 :
+				 !strcmp(r->sum.energy_source, "perf-power") ? 1 : 2]++;
 	}
 	return ng;
 }

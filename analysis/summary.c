@@ -358,6 +358,8 @@ int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *e
 				    .agent = &ad, .watts_per_core = watts_per_core };
 	cb_metrics_compute(&in, &cs->val);
 	cs->lost = lost > 0 || st.missed > 0 || st.missed_unknown > 0;
+	snprintf(cs->energy_source, sizeof(cs->energy_source), "%s",
+		 ad.source ? ad.source : "modeled");
 
 	root = json_object_new_object();
 	json_object_object_add(root, "schema", json_object_new_int(CB_SUMMARY_SCHEMA));

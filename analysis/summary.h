@@ -23,6 +23,7 @@ struct cb_cell_summary {
 	bool lost;	  /* the collector or the trace reported lost events */
 	bool has_xcheck;  /* both a trace and a vmstat compact_stall delta */
 	bool agree;	  /* the cross-check held */
+	char energy_source[16];	/* "powercap", "perf-power" or "modeled" (energy_rapl_j's) */
 };
 
 /*

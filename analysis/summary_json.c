@@ -270,14 +270,52 @@ struct json_object *cb_summary_cpu_json(const struct cb_agentdata *a, const stru
 	return o;
 }
 
+/* {"package_j","dram_j"}; null for a domain the machine has no zone or counter of */
+static struct json_object *domains_json(const double *j, const int *n)
+{
+	struct json_object *o = json_object_new_object();
+	char key[32];
+
+	for (int d = 0; d < CB_ENERGY_NR_DOMAINS; d++) {
+		snprintf(key, sizeof(key), "%s_j", cb_energy_domain_name(d));
+		add(o, key, n[d] ? cb_json_num(j[d]) : NULL);
+	}
+	return o;
+}
+
 struct json_object *cb_summary_energy_json(const struct cb_agentdata *a, const struct cb_stalls *st,
 					   double watts)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *p;
 	bool modeled = a && a->has_cpu && st;
 
-	add(o, "rapl_j", a && a->has_energy && a->rapl_zones ? cb_json_num(a->rapl_j) : NULL);
+	add(o, "source", json_object_new_string(a && a->source ? a->source : "modeled"));
+	add(o, "rapl_j", a && a->measured ? cb_json_num(a->rapl_j) : NULL);
+	add(o, "domains", a && a->measured ? domains_json(a->rapl_domain_j, a->rapl_domain_n) : NULL);
 	add(o, "rapl_zones", json_object_new_int(a && a->has_energy ? a->rapl_zones : 0));
+	p = NULL;
+	if (a && a->rapl_zones) {
+		const struct cb_energy_sum *s = &a->powercap;
+
+		p = json_object_new_object();
+		add(p, "j", a->powercap_ok ? cb_json_num(s->total_j) : NULL);
+		add(p, "domains", a->powercap_ok ? domains_json(s->j, s->nz) : NULL);
+		add(p, "zones", json_object_new_int(s->zones));
+		add(p, "readings", json_object_new_int(a->powercap_readings));
+		add(p, "wraps", json_object_new_int(s->wraps));
+		add(p, "max_interval_s", s->max_gap_s >= 0 ? cb_json_num(s->max_gap_s) : NULL);
+		add(p, "wrap_period_s", cb_json_num(s->wrap_s));
+		add(p, "note", a->powercap_note[0] ? json_object_new_string(a->powercap_note) : NULL);
+	}
+	add(o, "powercap", p);
+	p = NULL;
+	if (a && a->has_perf) {
+		p = json_object_new_object();
+		add(p, "j", cb_json_num(a->perf_total_j));
+		add(p, "domains", domains_json(a->perf_j, a->perf_n));
+		add(p, "counters", json_object_new_int(a->perf_counters));
+	}
+	add(o, "perf_power", p);
 	add(o, "modeled_j", modeled ? cb_json_num(cb_energy_modeled(
 		(double)(a->cpu.kcompactd_ns + a->cpu.khugepaged_ns + st->total_ns), watts)) : NULL);
 	add(o, "model", json_object_new_string("modeled: (kcompactd + khugepaged CPU ns + direct "

@@ -45,7 +45,12 @@ struct json_object *cb_summary_frag_json(const struct cb_agentdata *a);
 /* cb_summary_cpu_json - {"source","kcompactd_ns","khugepaged_ns","direct_compaction_ns"} or null */
 struct json_object *cb_summary_cpu_json(const struct cb_agentdata *a, const struct cb_stalls *st);
 
-/* cb_summary_energy_json - {"rapl_j","rapl_zones","modeled_j","model","watts_per_busy_core"} */
+/*
+ * cb_summary_energy_json - {"source" ("powercap", "perf-power" or "modeled"), "rapl_j" and
+ * "domains" (the measured figure of source, null when modeled), "rapl_zones", "powercap"
+ * and "perf_power" (each source's own figure where recorded, both where both exist),
+ * "modeled_j", "model", "watts_per_busy_core"}
+ */
 struct json_object *cb_summary_energy_json(const struct cb_agentdata *a, const struct cb_stalls *st,
 					   double watts);
 

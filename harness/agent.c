@@ -5,6 +5,7 @@
  */
 #include "agent.h"
 #include "collector.h"
+#include "energy_rec.h"
 #include "meta.h"
 #include "proc.h"
 #include "sampler.h"
@@ -273,6 +274,7 @@ static void end_procs(struct cb_proc *pr)
 int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
 	struct cb_sampler *smp = NULL;
+	struct cb_energy_rec *erec = NULL;
 	int rc;
 	struct cb_collector_opts copts = { 0 };
 	struct cb_collector_stats st = { 0 };
@@ -320,6 +322,10 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;
 	}
+	/* powercap or perf's power PMU (perf-power.before), or neither: modeled */
+	erec = cb_energy_rec_start(cell_dir, run->root, run->err, sizeof(run->err));
+	if (!erec)
+		goto out;
 	smp = cb_sampler_start(cell_dir, run->root, 0);
 	if (!smp) {
 		set_err(run, "sampler: %s", cb_sampler_error());
@@ -339,6 +345,8 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;
 	}
+	if (cb_energy_rec_stop(erec, cell_dir, run->err, sizeof(run->err)) < 0)
+		goto out;
 	end_ns = cb_now_ns();
 	/* the fragmenter's memory is freed only after the window: that is no demand */
 	end_procs(pr);
@@ -363,6 +371,10 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 out:
 	if (smp)
 		cb_sampler_stop(smp);
+	if (erec) {
+		json_object_object_add(meta, "energy", cb_energy_rec_meta(erec));
+		cb_energy_rec_free(erec);
+	}
 	end_procs(pr);
 	if (col && ret < 0)
 		cb_collector_abort(col);

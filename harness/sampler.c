@@ -41,7 +41,9 @@ const char *cb_sampler_error(void)
 
 struct cb_sampler {
 	char root[PATH_MAX], tmp[PATH_MAX], final[PATH_MAX];
+	char etmp[PATH_MAX], efinal[PATH_MAX];
 	FILE *out;
+	FILE *eout;		/* energy.csv, where powercap has RAPL zones */
 	unsigned int period_ms;
 	int hpage_order;
 	int norders;		/* columns o0..o<norders-1>, fixed by the first sample */
@@ -56,7 +58,29 @@ struct cb_sampler {
 	bool stop, started;
 };
 
-/* one sample: read buddyinfo, write a row per zone */
+/* the RAPL counters, a row per zone in energy.csv: the cell's energy is summed per interval */
+static int sample_energy(struct cb_sampler *s)
+{
+	struct cb_energy_snap e;
+	char err[512];
+	int i;
+
+	if (cb_energy_read(s->root, &e, err, sizeof(err)) < 0) {
+		set_err("%s", err);
+		return -1;
+	}
+	for (i = 0; i < e.n; i++)
+		fprintf(s->eout, "%llu,%s,%s,%llu,%llu\n", (unsigned long long)e.t_ns, e.z[i].zone,
+			e.z[i].name, (unsigned long long)e.z[i].uj,
+			(unsigned long long)e.z[i].max_uj);
+	if (fflush(s->eout)) {
+		set_err("%s: cannot write: %s", s->etmp, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* one sample: read buddyinfo, write a row per zone; the energy counters */
 static int sample(struct cb_sampler *s)
 {
 	struct cb_zone_free bz[CB_FRAG_MAX_ZONES];
@@ -100,6 +124,8 @@ static int sample(struct cb_sampler *s)
 		set_err("%s: cannot write: %s", s->tmp, strerror(errno));
 		return -1;
 	}
+	if (s->eout && sample_energy(s) < 0)
+		return -1;
 	s->samples++;
 	return 0;
 }
@@ -157,9 +183,38 @@ static void destroy(struct cb_sampler *s)
 {
 	if (s->out)
 		fclose(s->out);
+	if (s->eout)
+		fclose(s->eout);
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
+}
+
+/* energy.csv, only where powercap has package or DRAM zones */
+static int open_energy(struct cb_sampler *s, const char *cell_dir)
+{
+	struct cb_energy_snap e;
+	char err[512];
+	int n = cb_energy_read(s->root, &e, err, sizeof(err));
+
+	if (n < 0) {
+		set_err("%s", err);
+		return -1;
+	}
+	if (!n)
+		return 0;
+	if (cb_path(s->efinal, sizeof(s->efinal), "%s/energy.csv", cell_dir) < 0 ||
+	    cb_path(s->etmp, sizeof(s->etmp), "%s/energy.csv.tmp", cell_dir) < 0) {
+		set_err("%s: path too long", cell_dir);
+		return -1;
+	}
+	s->eout = fopen(s->etmp, "we");
+	if (!s->eout) {
+		set_err("%s: cannot create: %s", s->etmp, strerror(errno));
+		return -1;
+	}
+	fprintf(s->eout, "t_ns,zone,name,energy_uj,max_energy_range_uj\n");
+	return 0;
 }
 
 struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsigned int period_ms)
@@ -192,8 +247,10 @@ struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsi
 		return NULL;
 	}
 	read_zones(s);
-	if (sample(s)) {
+	if (open_energy(s, cell_dir) < 0 || sample(s)) {
 		unlink(s->tmp);
+		if (s->eout)
+			unlink(s->etmp);
 		destroy(s);
 		return NULL;
 	}
@@ -201,6 +258,8 @@ struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsi
 	if (errno) {
 		set_err("cannot start the sampler thread: %s", strerror(errno));
 		unlink(s->tmp);
+		if (s->eout)
+			unlink(s->etmp);
 		destroy(s);
 		return NULL;
 	}
@@ -232,6 +291,18 @@ int cb_sampler_stop(struct cb_sampler *s)
 		ret = -1;
 	}
 	s->out = NULL;
+	if (s->eout) {
+		fd = fileno(s->eout);
+		if (fflush(s->eout) || fsync(fd) || fclose(s->eout)) {
+			set_err("%s: cannot write: %s", s->etmp, strerror(errno));
+			ret = -1;
+		}
+		s->eout = NULL;
+		if (rename(s->etmp, s->efinal) < 0) {
+			set_err("%s: cannot rename into place: %s", s->efinal, strerror(errno));
+			ret = -1;
+		}
+	}
 	if (ret >= 0 && s->errors) {
 		/* a sample that failed leaves a gap; say so rather than hide it */
 		snprintf(sampler_err, sizeof(sampler_err), "%d of %d samples failed, the first: %s",
@@ -314,8 +385,7 @@ int cb_snapshot_extra(const char *cell_dir, const char *root, const char *when)
 	}
 	free(text);
 	text = NULL;
-	if (cb_energy_snapshot(root, &text) < 0) {
-		set_err("%s/sys/class/powercap: %s", root, strerror(errno));
+	if (cb_energy_snapshot(root, &text, sampler_err, sizeof(sampler_err)) < 0) {
 		KEEP_FIRST();
 	} else if (put(cell_dir, "energy", when, text, strlen(text))) {
 		KEEP_FIRST();

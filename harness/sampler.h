@@ -5,7 +5,8 @@
  *
  *   cb_snapshot_extra(dir, root, "before")   zoneinfo.before, pagetypeinfo.before,
  *                                            cpu.before, energy.before
- *   s = cb_sampler_start(dir, root, 250)     a thread appends to samples.csv every 250 ms
+ *   s = cb_sampler_start(dir, root, 250)     a thread appends to samples.csv (and, where
+ *                                            powercap has RAPL zones, energy.csv) every 250 ms
  *   ... workload phases ...
  *   cb_sampler_stop(s)                       samples.csv complete (renamed into place)
  *   cb_snapshot_extra(dir, root, "after")    zoneinfo.after, ... energy.after
@@ -14,6 +15,10 @@
  * meta.json's window):
  *
  *   t_ns,node,zone,present,score,weighted,node_score,o0,o1,...,o10
+ *
+ * energy.csv has a row per RAPL package/DRAM zone per sample (analysis/energy.h): the
+ * analyzer sums the wrap-corrected deltas between consecutive readings, so that a cell
+ * longer than the counters' wrap period still has its energy.
  *
  * o<k> is the zone's free block count of order k from /proc/buddyinfo; score is
  * fragmentation_score_zone(), weighted fragmentation_score_zone_weighted() and node_score

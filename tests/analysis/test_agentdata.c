@@ -123,14 +123,15 @@ static void test_cpu_and_energy_parsers(void **state)
 	assert_int_equal(bad, 1);
 
 	/* a wrap: 999 J before, 1 J after, range 1000 J: 2 J */
-	assert_int_equal(cb_energy_delta_uj(999000000, 1000000, 1000000000), 2000000);
+	/* the counter counts 0..max: a wrap adds max + 1 - before (analysis/energy.h) */
+	assert_int_equal(cb_energy_delta_uj(999000000, 1000000, 1000000000), 2000001);
 	assert_int_equal(cb_energy_delta_uj(5, 9, 1000), 4);
 	assert_int_equal(cb_energy_parse("intel-rapl:0 package-0 999000000 1000000000\n"
 					 "intel-rapl:1 package-1 10 1000000000\n", &eb, NULL), 0);
 	assert_int_equal(cb_energy_parse("intel-rapl:0 package-0 1000000 1000000000\n"
 					 "intel-rapl:1 package-1 1000010 1000000000\n", &ea, NULL), 0);
 	assert_int_equal(cb_energy_delta(&eb, &ea, &j), 2);
-	assert_true(fabs(j - 3.0) < 1e-9);
+	assert_true(fabs(j - 3.000001) < 1e-9);	/* 2.000001 J (a wrap) + 1 J */
 	assert_int_equal(cb_energy_parse("intel-rapl:0 package-0 5 0\n", &eb, &bad), -1);
 	assert_true(fabs(cb_energy_modeled(2.5e9, 10) - 25.0) < 1e-9);
 }
@@ -218,17 +219,29 @@ static void test_sampler(void **state)
 	assert_non_null(text);
 	free(text);
 
-	/* the analyzer's reading: hand-computed CPU, score and energy (a wrap: 2 J) */
+	/* the sampler's energy readings: one per sample, all at 999000000 uJ */
+	text = cell_file("energy.csv");
+	assert_non_null(text);
+	assert_non_null(strstr(text, "t_ns,zone,name,energy_uj,max_energy_range_uj\n"));
+	assert_non_null(strstr(text, ",intel-rapl:0,package-0,999000000,1000000000\n"));
+	free(text);
+
+	/*
+	 * the analyzer's reading: hand-computed CPU, score and energy (one wrap, between the
+	 * last sample and energy.after: 1000000 + 1000000000 + 1 - 999000000 uJ = 2.000001 J)
+	 */
 	assert_int_equal(cb_agentdata_read(cell, 0, 0, &ad, err, sizeof(err)), 0);
 	assert_true(ad.has_cpu && ad.has_samples && ad.has_energy);
 	assert_int_equal(ad.cpu.kcompactd_ns, 4000);
 	assert_int_equal(ad.cpu.khugepaged_ns, 15 * (1000000000ULL / (hz > 0 ? hz : 100)));
 	assert_int_equal(ad.rapl_zones, 1);
-	assert_true(fabs(ad.rapl_j - 2.0) < 1e-9);
+	assert_int_equal(ad.powercap_readings, n + 2);
+	assert_string_equal(ad.source, "powercap");
+	assert_true(fabs(ad.rapl_j - 2.000001) < 1e-9);
 	cb_metrics_compute(&in, &v);
 	assert_true(v.v[CB_M_FRAG_SCORE_START] == 11 && v.v[CB_M_FRAG_SCORE_END] == 7);
 	assert_true(v.v[CB_M_FRAG_SCORE_MAX] == 11);
-	assert_true(v.v[CB_M_ENERGY_RAPL_J] == 2.0);
+	assert_true(fabs(v.v[CB_M_ENERGY_RAPL_J] - 2.000001) < 1e-9);
 	assert_false(v.set[CB_M_ENERGY_MODELED_J]);	/* it needs the trace's stall time */
 	assert_true(v.v[CB_M_CPU_BACKGROUND_NS] == ad.cpu.kcompactd_ns + ad.cpu.khugepaged_ns);
 }

@@ -568,10 +568,13 @@ static void test_cell_summary(void **state)
 	assert_string_equal(jget(path, "cpu.source"), "\"schedstat\"");
 	assert_string_equal(jget(path, "method"), "\"tracepoint\"");	/* no probes in it */
 	assert_string_equal(jget(path, "energy.rapl_zones"), "0");
+	assert_string_equal(jget(path, "energy.source"), "\"modeled\"");	/* no RAPL files */
 	snprintf(path, sizeof(path), "%s/report.md", run);
 	md = cb_read_file(path, NULL);
 	assert_non_null(strstr(md, "`bad`: bad/vmstat.after"));
 	assert_non_null(strstr(md, "Exchange rate"));
+	assert_non_null(strstr(md, "`energy_rapl_J`; `modeled`: no RAPL, only "
+				   "`energy_modeled_J`): `modeled` in 1 cell\n"));
 	free(md);
 }
 
