@@ -411,9 +411,17 @@ int cmd_run(int argc, char **argv)
 		goto out_cfg;
 	iso_now(started, sizeof(started));
 	write_run_json(&run, cells, nr, started, false, false);
-	cb_log("%s: %zu cells (%zu kernels x %zu settings x %zu workloads x %ld reps) into %s",
-	       cfg->path, nr, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads,
-	       nr / (cfg->nr_kernels * cfg->nr_settings * cfg->nr_workloads), run.dir);
+	{
+		long reps = o.reps ? o.reps : o.quick ? cfg->quick_reps : cfg->reps;
+		char why[1024], skip[1100] = "";
+		size_t skipped = cb_matrix_skipped(cfg, reps, why, sizeof(why));
+
+		if (skipped)
+			snprintf(skip, sizeof(skip), ", %zu skipped: %s", skipped, why);
+		cb_log("%s: %zu cells (%zu kernels x %zu settings x %zu workloads x %ld reps%s) "
+		       "into %s", cfg->path, nr, cfg->nr_kernels, cfg->nr_settings,
+		       cfg->nr_workloads, reps, skip, run.dir);
+	}
 	run_cells(&run, cells, nr, &failed);
 	teardown_targets(&run);
 	write_run_json(&run, cells, nr, started, true, !failed && !cb_interrupted);
