@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * agentdata.h - the analyzer's reading of what the agent's sampler wrote into a cell
- * (harness/sampler.h): samples.csv, cpu.before/after, energy.before/after.
+ * (harness/sampler.h): samples.csv, cpu.before/after, energy.before/after; and wmark.json,
+ * the wmark policy's counters (harness/wmark.h), whose absence means no policy ran.
  *
  * Each pair is optional (cells recorded before the sampler existed have none, and their
  * metrics are null), but half a pair, or a file that does not parse, is bad input: an
@@ -25,6 +26,9 @@ struct cb_agentdata {
 	bool has_energy;	/* energy.before/after were recorded */
 	int rapl_zones;		/* 0: the machine has no RAPL: energy is modeled only */
 	double rapl_j;
+	bool has_policy;	/* wmark.json: the setting ran the wmark policy */
+	uint64_t policy_cpu_ns;	/* its thread's CPU time (0 without a policy) */
+	uint64_t policy_checks, policy_triggers;
 };
 
 /*

@@ -7,6 +7,7 @@
 #include "wl_mm.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,7 @@ static void *wmark_thread(void *arg)
 	struct timespec next, cpu;
 	bool ok = true;
 
+	pthread_setname_np(pthread_self(), "cb-wmark");
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
 		uint64_t now, due;
@@ -229,4 +231,30 @@ int cb_wmark_stop(struct cb_wmark *w, struct cb_wmark_stats *st)
 	pthread_cond_destroy(&w->cond);
 	free(w);
 	return st->err[0] ? -1 : 0;
+}
+
+struct json_object *cb_wmark_json(const struct cb_wmark_opts *o, const struct cb_wmark_stats *st)
+{
+	struct json_object *j = json_object_new_object(), *nodes = json_object_new_array();
+
+	json_object_object_add(j, "policy", json_object_new_string(CB_WMARK_WHAT));
+	json_object_object_add(j, "period_s", json_object_new_double(o->period_s));
+	json_object_object_add(j, "order", json_object_new_int(o->order));
+	json_object_object_add(j, "count", json_object_new_int64((int64_t)o->count));
+	json_object_object_add(j, "max_checks", json_object_new_int64((int64_t)o->max_checks));
+	json_object_object_add(j, "max_s", json_object_new_double(o->max_s));
+	json_object_object_add(j, "checks", json_object_new_int64((int64_t)st->checks));
+	json_object_object_add(j, "triggers", json_object_new_int64((int64_t)st->triggers));
+	json_object_object_add(j, "missed_periods", json_object_new_int64((int64_t)st->missed));
+	json_object_object_add(j, "via", !st->triggers ? NULL : json_object_new_string(
+		st->global ? "/proc/sys/vm/compact_memory" : "/sys/devices/system/node/nodeN/compact"));
+	for (int n = 0; n < st->nnodes; n++)
+		json_object_array_add(nodes, json_object_new_int64((int64_t)st->node_triggers[n]));
+	json_object_object_add(j, "node_triggers", nodes);
+	json_object_object_add(j, "cpu_ns", json_object_new_int64((int64_t)st->cpu_ns));
+	json_object_object_add(j, "cpu_clock", json_object_new_string("CLOCK_THREAD_CPUTIME_ID"));
+	json_object_object_add(j, "wall_ns", json_object_new_int64((int64_t)st->wall_ns));
+	json_object_object_add(j, "bounded", json_object_new_boolean(st->bounded));
+	json_object_object_add(j, "error", st->err[0] ? json_object_new_string(st->err) : NULL);
+	return j;
 }

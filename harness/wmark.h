@@ -51,6 +51,9 @@ struct cb_wmark_stats {
 };
 
 struct cb_wmark;
+struct json_object;
+
+#define CB_WMARK_WHAT "user-space emulation of the compact_wmark proposal"
 
 /*
  * cb_wmark_step - one period's decision: read buddyinfo, and for every node below the
@@ -69,5 +72,12 @@ struct cb_wmark *cb_wmark_start(const struct cb_wmark_opts *o);
  * @st, free. Returns 0, or -1 if a step had failed (the loop then stopped; st->err says why).
  */
 int cb_wmark_stop(struct cb_wmark *w, struct cb_wmark_stats *st);
+
+/*
+ * cb_wmark_json - what a cell's wmark.json holds: the policy's options, its counters
+ * (checks, triggers, per-node triggers, missed periods) and cpu_ns, the figure the
+ * analyzer's cpu_policy_ns metric reads. A new object (put it with json_object_put).
+ */
+struct json_object *cb_wmark_json(const struct cb_wmark_opts *o, const struct cb_wmark_stats *st);
 
 #endif
