@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,6 +332,54 @@ static void pick_source(struct cb_agentdata *out)
 	}
 }
 
+/* a whole number >= 0 under @key of @o */
+static int json_u64(struct json_object *o, const char *key, uint64_t *v)
+{
+	struct json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_int) ||
+	    json_object_get_int64(x) < 0)
+		return -1;
+	*v = (uint64_t)json_object_get_int64(x);
+	return 0;
+}
+
+/* wmark.json (harness/wmark.h): absent without a policy, else its cpu_ns, checks, triggers */
+static int read_policy(const char *cell_dir, struct cb_agentdata *out, char *err, size_t errlen)
+{
+	static const char *const keys[] = { "cpu_ns", "checks", "triggers" };
+	uint64_t *dst[] = { &out->policy_cpu_ns, &out->policy_checks, &out->policy_triggers };
+	char path[PATH_MAX], *text;
+	struct json_object *o;
+	bool missing;
+
+	text = read_opt(cell_dir, "wmark.json", &missing, path, sizeof(path));
+	if (!text) {
+		if (missing)
+			return 0;
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	o = json_tokener_parse(text);
+	free(text);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		snprintf(err, errlen, "%s: not a JSON object", path);
+		json_object_put(o);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (json_u64(o, keys[i], dst[i]) < 0) {
+			snprintf(err, errlen, "%s: key '%s': missing or not a whole number >= 0", path,
+				 keys[i]);
+			json_object_put(o);
+			return -1;
+		}
+	}
+	json_object_put(o);
+	out->has_policy = true;
+	return 0;
+}
+
 int cb_agentdata_read(const char *cell_dir, uint64_t ws, uint64_t we, struct cb_agentdata *out,
 		      char *err, size_t errlen)
 {
@@ -358,7 +407,7 @@ int cb_agentdata_read(const char *cell_dir, uint64_t ws, uint64_t we, struct cb_
 	}
 	if (read_cpu(cell_dir, out, err, errlen) < 0 ||
 	    read_energy(cell_dir, ws, we, out, err, errlen) < 0 ||
-	    read_perf(cell_dir, out, err, errlen) < 0)
+	    read_perf(cell_dir, out, err, errlen) < 0 || read_policy(cell_dir, out, err, errlen) < 0)
 		return -1;
 	pick_source(out);
 	return 0;

@@ -2,7 +2,8 @@
 /*
  * agentdata.h - the analyzer's reading of what the agent's sampler wrote into a cell
  * (harness/sampler.h, energy_rec.h): samples.csv, cpu.before/after, energy.before/after
- * with energy.csv, perf-power.before/after.
+ * with energy.csv, perf-power.before/after; and wmark.json, the wmark policy's counters
+ * (harness/wmark.h), whose absence means no policy ran.
  *
  * Each pair is optional (cells recorded before the sampler existed have none, and their
  * metrics are null), but half a pair, or a file that does not parse, is bad input: an
@@ -43,6 +44,9 @@ struct cb_agentdata {
 	double rapl_domain_j[CB_ENERGY_NR_DOMAINS];	/* per domain, of source */
 	int rapl_domain_n[CB_ENERGY_NR_DOMAINS];	/* its zones/counters per domain */
 	bool measured;		/* source is powercap or perf-power: rapl_j is valid */
+	bool has_policy;	/* wmark.json: the setting ran the wmark policy */
+	uint64_t policy_cpu_ns;	/* its thread's CPU time (0 without a policy) */
+	uint64_t policy_checks, policy_triggers;
 };
 
 /*

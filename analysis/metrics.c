@@ -198,7 +198,7 @@ WL_GET(g_wl_rate, 2, rate)
 WL_GET(g_wl_p50, 3, p50)
 WL_GET(g_wl_p99, 4, p99)
 
-/* the background threads' CPU: arg 0 kcompactd, 1 khugepaged, 2 both */
+/* the background CPU: arg 0 kcompactd, 1 khugepaged, 2 both + the wmark policy's thread */
 static bool g_cpu(const struct cb_metric_in *in, int arg, double *v)
 {
 	const struct cb_agentdata *a = in->agent;
@@ -206,7 +206,16 @@ static bool g_cpu(const struct cb_metric_in *in, int arg, double *v)
 	if (!a || !a->has_cpu)
 		return false;
 	*v = arg == 0 ? (double)a->cpu.kcompactd_ns : arg == 1 ? (double)a->cpu.khugepaged_ns :
-	     (double)(a->cpu.kcompactd_ns + a->cpu.khugepaged_ns);
+	     (double)(a->cpu.kcompactd_ns + a->cpu.khugepaged_ns + a->policy_cpu_ns);
+	return true;
+}
+
+/* the wmark policy's thread (wmark.json); 0, not null, for a cell that ran no policy */
+static bool g_policy(const struct cb_metric_in *in, int arg, double *v)
+{
+	if (!in->agent)
+		return false;
+	*v = (double)in->agent->policy_cpu_ns;
 	return true;
 }
 
@@ -221,7 +230,7 @@ static bool g_frag(const struct cb_metric_in *in, int arg, double *v)
 	return true;
 }
 
-/* modeled: (kcompactd + khugepaged CPU + direct compaction stall time) x W per busy core */
+/* modeled: (background CPU, policy included, + direct compaction stall time) x W per busy core */
 static bool g_energy_modeled(const struct cb_metric_in *in, int arg, double *v)
 {
 	double cpu, w = in->watts_per_core > 0 ? in->watts_per_core : CB_WATTS_PER_CORE_DEFAULT;
@@ -394,7 +403,10 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 	[CB_M_CPU_KHUGEPAGED_NS] = A("cpu_khugepaged_ns", "ns", LOWER, g_cpu, 1,
 		"CPU time of khugepaged"),
 	[CB_M_CPU_BACKGROUND_NS] = A("cpu_background_ns", "ns", LOWER, g_cpu, 2,
-		"cpu_kcompactd_ns + cpu_khugepaged_ns: the background cost"),
+		"cpu_kcompactd_ns + cpu_khugepaged_ns + cpu_policy_ns: the background cost"),
+	[CB_M_CPU_POLICY_NS] = A("cpu_policy_ns", "ns", LOWER, g_policy, 0,
+		"CPU time (user + system, its compaction writes included) of the user-space "
+		"emulation of the compact_wmark proposal (wmark.json; 0 for a setting without it)"),
 	[CB_M_FRAG_SCORE_START] = A("frag_score_start", "score", LOWER, g_frag, 0,
 		"fragmentation score (fragmentation_score_node, worst node) at the first sample"),
 	[CB_M_FRAG_SCORE_END] = A("frag_score_end", "score", LOWER, g_frag, 1,

@@ -66,6 +66,7 @@ static const struct col cost_cols[] = {
 	{ "p99.9_us", CB_M_DC_STALL_P999_NS, 1e-3, 1, 10 },
 	{ "kcompactd_ms", CB_M_CPU_KCOMPACTD_NS, 1e-6, 1, 13 },
 	{ "khugepaged_ms", CB_M_CPU_KHUGEPAGED_NS, 1e-6, 1, 14 },
+	{ "policy_ms", CB_M_CPU_POLICY_NS, 1e-6, 1, 10 },
 	{ "frag_end", CB_M_FRAG_SCORE_END, 1, -1, 9 },
 	{ "energy_modeled_J", CB_M_ENERGY_MODELED_J, 1, 2, 17 },
 	{ "energy_rapl_J", CB_M_ENERGY_RAPL_J, 1, 2, 14 },
@@ -105,7 +106,7 @@ static void notes_text(const struct group *g, char *buf, size_t len)
 
 /*
  * the exchange rate of @g against the baseline @base: extra background CPU (kcompactd +
- * khugepaged) per unit of direct-compaction stall time avoided, from the medians
+ * khugepaged + the wmark policy's thread) per unit of direct-compaction stall time avoided, from the medians
  */
 static void exchange_text(const struct group *g, const struct group *base, char *buf, size_t len)
 {
@@ -208,11 +209,14 @@ static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const cha
 	if (cost)
 		energy_source_line(txt, md, gs, ng, kernel, workload);
 	if (cost && base) {
-		fprintf(txt, "exchange rate: extra kcompactd+khugepaged CPU ns per ns of direct-"
-			"compaction stall time avoided, against '%s'\n", base->setting);
-		fprintf(md, "\nExchange rate: extra kcompactd+khugepaged CPU time per unit of "
+		fprintf(txt, "exchange rate: extra kcompactd+khugepaged+policy CPU ns per ns of "
+			"direct-compaction stall time avoided, against '%s' (policy_ms: the "
+			"user-space emulation of the compact_wmark proposal)\n", base->setting);
+		fprintf(md, "\nExchange rate: extra kcompactd+khugepaged+policy CPU time per unit of "
 			"direct-compaction stall time avoided, against the baseline `%s` (first "
-			"setting).\n", base->setting);
+			"setting). `policy_ms`: the CPU time of the user-space emulation of the "
+			"compact_wmark proposal (`wmark.*` keys), its compaction included.\n",
+			base->setting);
 	}
 	fprintf(txt, "\n");
 	fprintf(md, "\n");

@@ -266,6 +266,8 @@ struct json_object *cb_summary_cpu_json(const struct cb_agentdata *a, const stru
 	add(o, "threads", json_object_new_int(a->cpu.tasks));
 	add(o, "kcompactd_ns", u64(a->cpu.kcompactd_ns));
 	add(o, "khugepaged_ns", u64(a->cpu.khugepaged_ns));
+	add(o, "policy_ns", u64(a->policy_cpu_ns));
+	add(o, "policy", a->has_policy ? json_object_new_string("wmark.json") : NULL);
 	add(o, "direct_compaction_ns", st ? u64(st->total_ns) : NULL);
 	return o;
 }
@@ -317,9 +319,10 @@ struct json_object *cb_summary_energy_json(const struct cb_agentdata *a, const s
 	}
 	add(o, "perf_power", p);
 	add(o, "modeled_j", modeled ? cb_json_num(cb_energy_modeled(
-		(double)(a->cpu.kcompactd_ns + a->cpu.khugepaged_ns + st->total_ns), watts)) : NULL);
-	add(o, "model", json_object_new_string("modeled: (kcompactd + khugepaged CPU ns + direct "
-					       "compaction stall ns) x watts_per_busy_core"));
+		(double)(a->cpu.kcompactd_ns + a->cpu.khugepaged_ns + a->policy_cpu_ns +
+			 st->total_ns), watts)) : NULL);
+	add(o, "model", json_object_new_string("modeled: (kcompactd + khugepaged + wmark policy CPU "
+					       "ns + direct compaction stall ns) x watts_per_busy_core"));
 	add(o, "watts_per_busy_core", cb_json_num(watts));
 	return o;
 }

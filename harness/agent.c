@@ -10,6 +10,7 @@
 #include "proc.h"
 #include "sampler.h"
 #include "util.h"
+#include "wmark.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -219,9 +220,72 @@ static struct json_object *collector_json(struct cb_collector *col,
 	return c;
 }
 
+/* the setting's wmark policy, bounded by the longest the phases may take (+1 min) */
+static void wmark_opts(const struct cb_run *run, const struct cb_cell *cell,
+		       struct cb_wmark_opts *o)
+{
+	const struct cb_wmark_setting *ws = &cell->setting->wmark;
+	const struct cb_workload *w = cell->workload;
+
+	memset(o, 0, sizeof(*o));
+	o->root = run->root;
+	o->period_s = ws->period_s;
+	o->order = (int)ws->order;
+	o->count = (uint64_t)ws->count;
+	o->max_s = w->ready_timeout_s + w->settle_s + w->timeout_s + 60.0;
+	o->max_checks = ws->period_s > 0 ? (uint64_t)(o->max_s / ws->period_s) + 1 : 0;
+}
+
+static int wmark_begin(struct cb_run *run, const struct cb_cell *cell, struct cb_wmark **wm)
+{
+	struct cb_wmark_opts o;
+
+	if (cell->setting->wmark.period_s <= 0)
+		return 0;
+	wmark_opts(run, cell, &o);
+	*wm = cb_wmark_start(&o);
+	if (!*wm) {
+		set_err(run, "wmark policy: cannot start: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* stop the policy and write wmark.json; -1 with run->err set if a step of it failed */
+static int wmark_end(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
+		     struct cb_wmark **wm)
+{
+	struct cb_wmark_opts o;
+	struct cb_wmark_stats st;
+	struct json_object *j;
+	char path[PATH_MAX];
+	int failed, ret;
+
+	if (!*wm)
+		return 0;
+	wmark_opts(run, cell, &o);
+	failed = cb_wmark_stop(*wm, &st);
+	*wm = NULL;
+	j = cb_wmark_json(&o, &st);
+	ret = cb_path(path, sizeof(path), "%s/wmark.json", cell_dir);
+	if (ret == 0)
+		ret = cb_json_write_atomic(path, j);
+	json_object_put(j);
+	if (ret < 0) {
+		set_err(run, "%s/wmark.json: cannot write: %s", cell_dir, strerror(errno));
+		return -1;
+	}
+	if (failed) {
+		set_err(run, "wmark policy: %s (after %llu checks)", st.err,
+			(unsigned long long)st.checks);
+		return -1;
+	}
+	return 0;
+}
+
 /* the workload phases; returns 0, or -1 with run->err set */
 static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
-		      struct cb_proc *pr, struct json_object *wl_meta)
+		      struct cb_proc *pr, struct json_object *wl_meta, struct cb_wmark **wm)
 {
 	const struct cb_workload *w = cell->workload;
 	struct cb_proc *frag = &pr[CB_PHASE_FRAGMENT], *dem = &pr[CB_PHASE_DEMAND];
@@ -231,6 +295,9 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 
 	if (w->phase[CB_PHASE_BACKGROUND].wl &&
 	    spawn_phase(run, cell, cell_dir, CB_PHASE_BACKGROUND, bg, wl_meta) < 0)
+		return -1;
+	/* the policy runs from the fragment phase's start (else the demand's) to the demand's end */
+	if (wmark_begin(run, cell, wm) < 0)
 		return -1;
 	if (w->phase[CB_PHASE_FRAGMENT].wl) {
 		if (spawn_phase(run, cell, cell_dir, CB_PHASE_FRAGMENT, frag, wl_meta) < 0)
@@ -243,6 +310,8 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 	if (spawn_phase(run, cell, cell_dir, CB_PHASE_DEMAND, dem, wl_meta) < 0)
 		return -1;
 	if (wait_for(run, procs, dem, false, w->timeout_s, "running the demand phase") < 0)
+		return -1;
+	if (wmark_end(run, cell, cell_dir, wm) < 0)
 		return -1;
 	if (!WIFEXITED(dem->status) || WEXITSTATUS(dem->status)) {
 		set_err(run, "%s: %s (see its .stderr in %s/workload)",
@@ -281,6 +350,7 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	struct cb_proc pr[CB_NR_PHASES] = { CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT };
 	struct json_object *meta, *wl_meta, *win;
 	struct cb_collector *col = NULL;
+	struct cb_wmark *wm = NULL;
 	char path[PATH_MAX], spool[PATH_MAX], trace[PATH_MAX], how[64];
 	uint64_t start_ns, end_ns = 0;
 	int ret = -1;
@@ -288,6 +358,16 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	run->err[0] = '\0';
 	meta = cb_meta_new(run, cell, "host");
 	json_object_object_add(meta, "knobs", json_object_get(run->knobs));
+	if (cell->setting->wmark.period_s > 0) {
+		struct json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "policy", json_object_new_string(CB_WMARK_WHAT));
+		json_object_object_add(p, "period_s", json_object_new_double(cell->setting->wmark.period_s));
+		json_object_object_add(p, "order", json_object_new_int64(cell->setting->wmark.order));
+		json_object_object_add(p, "count", json_object_new_int64(cell->setting->wmark.count));
+		json_object_object_add(p, "file", json_object_new_string("wmark.json"));
+		json_object_object_add(meta, "wmark", p);
+	}
 	wl_meta = json_object_new_array();
 	json_object_object_add(meta, "workload", wl_meta);
 	if (cb_path(path, sizeof(path), "%s/workload", cell_dir) < 0 || cb_mkdir_p(path) < 0 ||
@@ -331,7 +411,16 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;
 	}
-	if (run_phases(run, cell, cell_dir, pr, wl_meta) < 0)
+	rc = run_phases(run, cell, cell_dir, pr, wl_meta, &wm);
+	if (wm) {
+		/* a phase failed while the policy ran: keep that error, still write wmark.json */
+		char saved[sizeof(run->err)];
+
+		memcpy(saved, run->err, sizeof(saved));
+		wmark_end(run, cell, cell_dir, &wm);
+		memcpy(run->err, saved, sizeof(saved));
+	}
+	if (rc < 0)
 		goto out;
 	rc = cb_sampler_stop(smp);
 	smp = NULL;

@@ -25,16 +25,22 @@ static int check(const char *path, bool quick)
 {
 	struct cb_config *cfg;
 	struct cb_cell *cells;
-	char err[2048];
-	size_t nr;
+	char err[2048], why[1024];
+	size_t nr, skipped;
+	long reps;
 
 	cfg = cb_config_load(path, err, sizeof(err));
 	if (!cfg) {
 		fprintf(stderr, "compactbench: %s\n", err);
 		return 2;
 	}
-	cells = cb_matrix_expand(cfg, quick ? cfg->quick_reps : cfg->reps, &nr);
-	printf("%s: ok, %zu cells\n", path, nr);
+	reps = quick ? cfg->quick_reps : cfg->reps;
+	skipped = cb_matrix_skipped(cfg, reps, why, sizeof(why));
+	cells = cb_matrix_expand(cfg, reps, &nr);
+	printf("%s: ok, %zu cells", path, nr);
+	if (skipped)
+		printf(" (%zu skipped: %s)", skipped, why);
+	printf("\n");
 	for (size_t i = 0; i < nr; i++)
 		printf("%3zu %s\n", i + 1, cells[i].id);
 	free(cells);

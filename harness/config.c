@@ -26,14 +26,14 @@ static const char *const sec_names[] = { "global", "kernel", "setting", "workloa
 static const bool sec_named[] = { false, true, true, true, false };
 
 enum key_type { KT_INT, KT_DURATION, KT_SIZE, KT_ENUM, KT_STRING, KT_LIST };
-enum key_base { KB_CONFIG, KB_KERNEL, KB_WORKLOAD };
+enum key_base { KB_CONFIG, KB_KERNEL, KB_SETTING, KB_WORKLOAD };
 
 struct cfg_key {
 	enum cfg_sec sec;
 	const char *name;
 	enum key_type type;
 	const char *def;
-	long long min, max;
+	long long min, max; /* KT_INT: the range; KT_DURATION: in ms, when max > 0 */
 	const char *const *choices;
 	enum key_base base;
 	size_t off;
@@ -46,6 +46,9 @@ static const char *const start_names[] = { "drop-compact", "drop", "none", NULL 
 #define CFG(f) KB_CONFIG, offsetof(struct cb_config, f)
 #define KRN(f) KB_KERNEL, offsetof(struct cb_kernel, f)
 #define WKL(f) KB_WORKLOAD, offsetof(struct cb_workload, f)
+#define SET(f) KB_SETTING, offsetof(struct cb_setting, f)
+
+#define WMARK_WHAT "user-space emulation of the compact_wmark proposal (M. Hocko, LSF/MM 2017; harness/wmark.h): "
 
 static const struct cfg_key keys[] = {
 	{ SEC_GLOBAL, "name", KT_STRING, NULL, 0, 0, NULL, CFG(name),
@@ -83,6 +86,20 @@ static const struct cfg_key keys[] = {
 	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 0, 0, NULL, KRN(boot_timeout_s),
 	  "qemu target: a guest whose agent has not started within this is killed and the cell "
 	  "fails with the console's tail; the agent then gets the workload's timeouts" },
+	{ SEC_SETTING, "kernels", KT_LIST, NULL, 0, 0, NULL, SET(kernels),
+	  "comma-separated [kernel] names this setting runs on (default: every kernel); the "
+	  "matrix skips its other cells and the run's first line says how many and why (for "
+	  "knobs only some kernels have)" },
+	{ SEC_SETTING, "wmark.period", KT_DURATION, NULL, 10, 3600000, NULL, SET(wmark.period_s),
+	  WMARK_WHAT "how often the agent checks /proc/buddyinfo, from the fragment phase's start "
+	  "to the demand's end (10ms..1h; wmark.period, wmark.order and wmark.count go together)" },
+	{ SEC_SETTING, "wmark.order", KT_INT, NULL, 1, 10, NULL, SET(wmark.order),
+	  WMARK_WHAT "the block order watched (a larger free block counts as the blocks of this "
+	  "order it holds)" },
+	{ SEC_SETTING, "wmark.count", KT_INT, NULL, 1, 1000000000, NULL, SET(wmark.count),
+	  WMARK_WHAT "a node with fewer free blocks of the order is compacted (its "
+	  "/sys/devices/system/node/nodeN/compact, else /proc/sys/vm/compact_memory) in the "
+	  "policy's thread, whose CPU time is the metric cpu_policy_ns" },
 	{ SEC_WORKLOAD, "timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(timeout_s),
 	  "a cell whose demand phase runs longer is stopped and marked failed" },
 	{ SEC_WORKLOAD, "ready_timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(ready_timeout_s),
@@ -186,6 +203,11 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 		if (cb_parse_duration(value, &d) < 0) {
 			fail(ps, line, "key '%s': '%s' is not a duration (30, 30s, 500ms, 2m, 1h)",
 			     k->name, value);
+			return -1;
+		}
+		if (k->max > 0 && (d * 1000 < (double)k->min || d * 1000 > (double)k->max)) {
+			fail(ps, line, "key '%s': '%s' is outside [%lldms, %lldms]", k->name, value,
+			     k->min, k->max);
 			return -1;
 		}
 		*(double *)field = d;
@@ -400,8 +422,24 @@ static void setting_key(struct pstate *ps, const char *name, const char *value)
 	struct cb_setting *s = ps->obj;
 	struct cb_knob_setting *ks;
 	const struct cb_knob *knob;
+	const struct cfg_key *k = find_key(SEC_SETTING, name);
 	char arg[32], why[256];
 
+	if (k) {
+		/* the setting's own keys: kernels, wmark.* */
+		if (store_key(ps, k, s, value, ps->line) < 0)
+			return;
+		if (!strcmp(name, "kernels")) {
+			s->kernels_line = ps->line;
+		} else {
+			int i = !strcmp(name, "wmark.period") ? 0 : !strcmp(name, "wmark.order") ? 1 : 2;
+
+			s->has_wmark_key[i] = true;
+			if (!s->wmark.line)
+				s->wmark.line = ps->line;
+		}
+		return;
+	}
 	knob = cb_knob_find(name, arg, sizeof(arg));
 	if (!knob) {
 		fail(ps, ps->line, "[setting %s]: unknown knob '%s' (see configs/README.md)", s->name,
@@ -550,6 +588,55 @@ static void check_workload(struct pstate *ps, struct cb_workload *w)
 	}
 }
 
+static const char *const wmark_keys[3] = { "wmark.period", "wmark.order", "wmark.count" };
+
+/* a setting's own keys, once every [kernel] is known: kernels names them; wmark.* all or none */
+static void check_setting(struct pstate *ps, struct cb_setting *s)
+{
+	const struct cb_config *cfg = ps->cfg;
+	int given = 0;
+
+	for (int i = 0; i < 3; i++)
+		given += s->has_wmark_key[i];
+	if (given && given < 3) {
+		char missing[64] = "";
+
+		for (int i = 0; i < 3; i++)
+			if (!s->has_wmark_key[i])
+				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+					 "%s%s", missing[0] ? " and " : "", wmark_keys[i]);
+		fail(ps, s->wmark.line, "[setting %s]: the wmark policy needs wmark.period, "
+			 "wmark.order and wmark.count together (missing: %s)", s->name, missing);
+		return;
+	}
+	for (size_t i = 0; s->kernels && s->kernels[i]; i++) {
+		size_t k;
+
+		for (k = 0; k < cfg->nr_kernels && strcmp(cfg->kernels[k].name, s->kernels[i]); k++)
+			;
+		if (k == cfg->nr_kernels) {
+			char known[512] = "";
+
+			for (k = 0; k < cfg->nr_kernels; k++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+					 k ? ", " : "", cfg->kernels[k].name);
+			fail(ps, s->kernels_line, "[setting %s] key 'kernels': no [kernel %s] "
+				 "(kernels: %s)", s->name, s->kernels[i], known);
+			return;
+		}
+	}
+}
+
+bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k)
+{
+	if (!s->kernels)
+		return true;
+	for (size_t i = 0; s->kernels[i]; i++)
+		if (!strcmp(s->kernels[i], k->name))
+			return true;
+	return false;
+}
+
 static void check_config(struct pstate *ps)
 {
 	struct cb_config *cfg = ps->cfg;
@@ -572,6 +659,8 @@ static void check_config(struct pstate *ps)
 		set_defaults(ps, SEC_KERNEL, &cfg->kernels[0]);
 		cfg->nr_kernels = 1;
 	}
+	for (i = 0; i < cfg->nr_settings && !ps->failed; i++)
+		check_setting(ps, &cfg->settings[i]);
 	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++)
 		check_workload(ps, &cfg->workloads[i]);
 	if (!cfg->name) {
@@ -638,6 +727,13 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 	return cfg;
 }
 
+static void free_list(char **list)
+{
+	for (size_t i = 0; list && list[i]; i++)
+		free(list[i]);
+	free(list);
+}
+
 void cb_config_free(struct cb_config *cfg)
 {
 	size_t i, k;
@@ -655,6 +751,7 @@ void cb_config_free(struct cb_config *cfg)
 			free(cfg->settings[i].knobs[k].value);
 		}
 		free(cfg->settings[i].knobs);
+		free_list(cfg->settings[i].kernels);
 	}
 	for (i = 0; i < cfg->nr_workloads; i++) {
 		for (int p = 0; p < CB_NR_PHASES; p++) {
@@ -667,11 +764,7 @@ void cb_config_free(struct cb_config *cfg)
 			free(ph->args);
 		}
 	}
-	if (cfg->events) {
-		for (i = 0; cfg->events[i]; i++)
-			free(cfg->events[i]);
-		free(cfg->events);
-	}
+	free_list(cfg->events);
 	free(cfg->kernels);
 	free(cfg->settings);
 	free(cfg->workloads);
@@ -735,7 +828,15 @@ void cb_config_doc(FILE *out)
 
 	for (sec = 0; sec < SEC_NONE; sec++) {
 		if (sec == SEC_SETTING) {
-			fprintf(out, "### [setting NAME]\n\nEach key is a kernel knob, set (through "
+			fprintf(out, "### [setting NAME]\n\nA setting's own keys (the harness's, on "
+				     "any kernel):\n\n| key | type | default | what it does |\n"
+				     "| --- | --- | --- | --- |\n");
+			for (k = keys; k->sec != SEC_NONE; k++)
+				if (k->sec == SEC_SETTING)
+					fprintf(out, "| `%s` | %s | %s | %s |\n", k->name,
+						key_type_names[k->type], k->def ? k->def : "none",
+						k->help);
+			fprintf(out, "\nEvery other key is a kernel knob, set (through "
 				     "the restore journal) before every cell of the setting.\n\n"
 				     "| key | file | values | what it does |\n| --- | --- | --- | --- |\n");
 			for (kn = cb_knobs; kn->name; kn++) {

@@ -52,10 +52,26 @@ struct cb_knob_setting {
 	int line;
 };
 
+/*
+ * The user-space emulation of the compact_wmark proposal (harness/wmark.h): every period,
+ * compaction is asked for on each node holding fewer than count free blocks of order.
+ * Set by the three wmark.* keys together; period_s == 0 means no policy.
+ */
+struct cb_wmark_setting {
+	double period_s;
+	long order;
+	long count;
+	int line; /* of the first wmark.* key, 0 when none is set */
+};
+
 struct cb_setting {
 	char name[CB_NAME_MAX];
 	struct cb_knob_setting *knobs;
 	size_t nr_knobs;
+	char **kernels;	/* `kernels =`: the [kernel] names it runs on, NULL-terminated; NULL: all */
+	int kernels_line;
+	struct cb_wmark_setting wmark;
+	bool has_wmark_key[3]; /* period, order, count: which of the three were given */
 	int line;
 };
 
@@ -115,6 +131,9 @@ struct cb_config {
  * half-loaded: any error rejects the whole file.
  */
 struct cb_config *cb_config_load(const char *path, char *err, size_t errlen);
+
+/* cb_setting_on_kernel - true when @s runs on @k (its `kernels` list names it, or it has none) */
+bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k);
 
 /* cb_config_free - free a config from cb_config_load (NULL is fine) */
 void cb_config_free(struct cb_config *cfg);

@@ -24,8 +24,9 @@ struct cb_cell {
  * neighbour's load) spreads over every setting instead of biasing one: all cells of rep 1,
  * then rep 2, and so on. Within a rep, cells go kernel by kernel (a VM kernel boots once
  * per cell anyway), workload by workload, and the settings' order rotates by one per rep,
- * so no setting always runs first after the previous rep. Returns a malloc'ed array of
- * *nr cells (never NULL for a valid config).
+ * so no setting always runs first after the previous rep. A setting with a `kernels` list
+ * has no cells on the other kernels. Returns a malloc'ed array of *nr cells (never NULL for
+ * a valid config).
  */
 struct cb_cell *cb_matrix_expand(const struct cb_config *cfg, long reps, size_t *nr);
 
@@ -45,5 +46,12 @@ int cb_shard_parse(const char *text, long *index, long *count, char *err, size_t
  * cells are kept (@cells must come from cb_matrix_expand, unfiltered).
  */
 size_t cb_matrix_shard(struct cb_cell *cells, size_t nr, long index, long count);
+
+/*
+ * cb_matrix_skipped - the cells @reps repetitions leave out because of settings' `kernels`
+ * lists; @why (if not NULL) gets e.g. "setting 'dd' runs only on kernels patched (2 cells)".
+ * Returns the number of cells skipped.
+ */
+size_t cb_matrix_skipped(const struct cb_config *cfg, long reps, char *why, size_t len);
 
 #endif

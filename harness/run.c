@@ -619,8 +619,8 @@ int cmd_run(int argc, char **argv)
 	struct plan plan = { 0 };
 	struct cb_config *cfg;
 	struct cb_cell *cells;
-	size_t nr, failed = 0;
-	char err[2048];
+	size_t nr, failed = 0, skipped;
+	char err[2048], why[1024], skip[1100] = "";
 	bool complete;
 	int rc;
 
@@ -666,15 +666,18 @@ int cmd_run(int argc, char **argv)
 		goto out_cfg;
 	info.pending = plan.pending;
 	cb_run_json_write(&run, &info, cells, nr, false, false);
+	skipped = cb_matrix_skipped(cfg, info.reps, why, sizeof(why));
+	if (skipped)
+		snprintf(skip, sizeof(skip), ", %zu skipped: %s", skipped, why);
 	if (o.shard_count)
 		cb_log("%s: shard %ld/%ld: %zu of the %zu cells (%zu kernels x %zu settings x %zu "
-		       "workloads x %ld reps) into %s", cfg->path, o.shard_index, o.shard_count, nr,
+		       "workloads x %ld reps%s) into %s", cfg->path, o.shard_index, o.shard_count, nr,
 		       info.total_cells, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads,
-		       info.reps, run.dir);
+		       info.reps, skip, run.dir);
 	else
-		cb_log("%s: %zu cells (%zu kernels x %zu settings x %zu workloads x %ld reps) into %s",
-		       cfg->path, nr, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads, info.reps,
-		       run.dir);
+		cb_log("%s: %zu cells (%zu kernels x %zu settings x %zu workloads x %ld reps%s) "
+		       "into %s", cfg->path, nr, cfg->nr_kernels, cfg->nr_settings,
+		       cfg->nr_workloads, info.reps, skip, run.dir);
 	if (o.resume)
 		cb_log("resume: %zu of %zu cells complete, %zu to run now, %zu pending", plan.nr_done,
 		       nr, plan.nr_todo, plan.nr_pending);

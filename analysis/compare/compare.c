@@ -116,7 +116,8 @@ static void print_exchange_rate(FILE *out, enum fmt f, const struct cb_group *a,
 			f == FMT_MD ? "-" : " ");
 		return;
 	}
-	fprintf(out, "%s  exchange rate: %.3g ns of kcompactd+khugepaged CPU per ns of stall avoided\n",
+	fprintf(out, "%s  exchange rate: %.3g ns of kcompactd+khugepaged+policy CPU per ns of stall "
+		"avoided\n",
 		f == FMT_MD ? "-" : " ", (c.mb - c.ma) / (s.ma - s.mb));
 }
 
@@ -125,8 +126,8 @@ static void print_avoided(FILE *out, enum fmt f, const struct cb_group *a, const
 {
 	static const char *const avoided[] = { "dc_stalls", "dc_stalls_per_1k_alloc",
 					       "dc_stall_total_ns", NULL };
-	static const char *const cost[] = { "cpu_background_ns", "energy_rapl_j", "energy_modeled_j",
-					    NULL };
+	static const char *const cost[] = { "cpu_background_ns", "cpu_policy_ns", "energy_rapl_j",
+					    "energy_modeled_j", NULL };
 	struct cb_cmp_row r;
 	char v[32], lo[32], hi[32];
 

@@ -36,7 +36,7 @@ static const struct chart charts[] = {
 	{ "stall-count", "Direct-compaction stalls per repetition (median, 95% CI)" },
 	{ "thp-success", "THP success rate (thp-demand's own count)" },
 	{ "stall-per-1k", "Direct-compaction stalls per 1000 high-order allocations (median, 95% CI)" },
-	{ "cost", "kcompactd+khugepaged CPU spent against direct-compaction stall time avoided" },
+	{ "cost", "background CPU (kcompactd+khugepaged+policy) spent against direct-compaction stall time avoided" },
 	{ "free-2m", "Free memory in blocks of 2 MiB and larger, first repetition of each" },
 	{ "free-orders", "Free memory per order over time, first repetition of the first group" },
 };
@@ -332,7 +332,7 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 				    "figures to set against a baseline");
 		else
 			fprintf(gp, "set output 'cost.%s'\nset title \"%s\"\nset xtics norotate\n"
-				    "set xlabel 'kcompactd+khugepaged CPU, candidate - baseline (ms)'\n"
+				    "set xlabel 'background CPU (kcompactd+khugepaged+policy), candidate - baseline (ms)'\n"
 				    "set ylabel 'stall time avoided, baseline - candidate (ms)'\n"
 				    "plot 'cost.dat' using 2:3 with points pt 7 ps 1.5 title 'candidate vs its "
 				    "baseline', '' using 2:3:1 with labels offset 0,1 notitle\n", ext,

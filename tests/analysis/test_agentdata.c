@@ -244,6 +244,48 @@ static void test_sampler(void **state)
 	assert_true(fabs(v.v[CB_M_ENERGY_RAPL_J] - 2.000001) < 1e-9);
 	assert_false(v.set[CB_M_ENERGY_MODELED_J]);	/* it needs the trace's stall time */
 	assert_true(v.v[CB_M_CPU_BACKGROUND_NS] == ad.cpu.kcompactd_ns + ad.cpu.khugepaged_ns);
+	/* no wmark.json: no policy ran, and its cost is 0, not null */
+	assert_false(ad.has_policy);
+	assert_true(v.set[CB_M_CPU_POLICY_NS] && v.v[CB_M_CPU_POLICY_NS] == 0);
+}
+
+/* wmark.json's cpu_ns is cpu_policy_ns, part of the background cost and the modeled energy */
+static void test_policy_cost(void **state)
+{
+	static const char wm[] = "{ \"policy\": \"x\", \"checks\": 50, \"triggers\": 48, "
+				 "\"cpu_ns\": 123456789 }\n";
+	char dir[PATH_MAX], path[PATH_MAX], err[512];
+	struct cb_stalls st = { .total_ns = 1000000000ULL };
+	struct cb_agentdata ad;
+	struct cb_metric_in in = { .agent = &ad, .st = &st, .watts_per_core = 10 };
+	struct cb_values v;
+
+	snprintf(dir, sizeof(dir), "%s/policy", root);
+	assert_int_equal(cb_mkdir_p(dir), 0);
+	snprintf(path, sizeof(path), "%s/wmark.json", dir);
+	assert_int_equal(cb_write_file_atomic(path, wm, strlen(wm)), 0);
+	snprintf(path, sizeof(path), "%s/cpu.before", dir);
+	assert_int_equal(cb_write_file_atomic(path, "38 kcompactd0 schedstat 1000\n", 29), 0);
+	snprintf(path, sizeof(path), "%s/cpu.after", dir);
+	assert_int_equal(cb_write_file_atomic(path, "38 kcompactd0 schedstat 5000\n", 29), 0);
+	assert_int_equal(cb_agentdata_read(dir, 0, 0, &ad, err, sizeof(err)), 0);
+	assert_true(ad.has_policy);
+	assert_int_equal(ad.policy_cpu_ns, 123456789);
+	assert_int_equal(ad.policy_checks, 50);
+	assert_int_equal(ad.policy_triggers, 48);
+	cb_metrics_compute(&in, &v);
+	assert_true(v.v[CB_M_CPU_POLICY_NS] == 123456789);
+	assert_true(v.v[CB_M_CPU_BACKGROUND_NS] == 4000 + 123456789);
+	/* (4000 + 123456789 + 1e9) ns x 10 W = 11.23460789 J */
+	assert_true(fabs(v.v[CB_M_ENERGY_MODELED_J] - 11.23460789) < 1e-9);
+	/* a file that is not the policy's: an error naming it and the key */
+	snprintf(path, sizeof(path), "%s/wmark.json", dir);
+	assert_int_equal(cb_write_file_atomic(path, "{ \"cpu_ns\": -1 }", 16), 0);
+	assert_int_equal(cb_agentdata_read(dir, 0, 0, &ad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/policy/wmark.json: key 'cpu_ns'"));
+	assert_int_equal(cb_write_file_atomic(path, "[1", 2), 0);
+	assert_int_equal(cb_agentdata_read(dir, 0, 0, &ad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/policy/wmark.json: not a JSON object"));
 }
 
 /* half a pair and a corrupt file are errors naming the file; no files at all is fine */
@@ -285,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_and_energy_parsers),
 		cmocka_unit_test(test_sampler),
 		cmocka_unit_test(test_bad_agent_files),
+		cmocka_unit_test(test_policy_cost),
 	};
 	int ret;
 

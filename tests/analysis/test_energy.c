@@ -385,8 +385,8 @@ static void test_perf_power_cell(void **state)
 		"{\"source\":\"perf-power\",\"rapl_j\":2,\"domains\":{\"package_j\":2,"
 		"\"dram_j\":null},\"rapl_zones\":0,\"powercap\":null,\"perf_power\":{\"j\":2,"
 		"\"domains\":{\"package_j\":2,\"dram_j\":null},\"counters\":1},\"modeled_j\":null,"
-		"\"model\":\"modeled: (kcompactd + khugepaged CPU ns + direct compaction stall ns) "
-		"x watts_per_busy_core\",\"watts_per_busy_core\":10}");
+		"\"model\":\"modeled: (kcompactd + khugepaged + wmark policy CPU ns + direct "
+		"compaction stall ns) x watts_per_busy_core\",\"watts_per_busy_core\":10}");
 	json_object_put(o);
 	/* both: powercap (0.5 J) is the figure, perf-power (2 J) recorded beside it */
 	cell_put("cell2", "energy.before", "# t_ns 1000\nintel-rapl:0 package-0 500000 " M262 "\n");

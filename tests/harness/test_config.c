@@ -144,6 +144,28 @@ static const struct bad_case bad_cases[] = {
 	{ "[kernel k]\ntarget = cloud\n", 2, "key 'target': 'cloud' is not one of" },
 	{ "[collector]\nevents = ,\n", 2, "key 'events': empty list" },
 	{ "[workload w]\ndemand = thp-demand\n", 2, "no [setting NAME] section" },
+	/* the setting's own keys: kernels, and the wmark policy's three keys together */
+	{ "[setting a]\nwmark.period = 1s\nwmark.order = 9\n[workload w]\ndemand = thp-demand\n",
+	  2, "[setting a]: the wmark policy needs wmark.period, wmark.order and wmark.count "
+	  "together (missing: wmark.count)" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\nwmark.count = 9\n[workload w]\n"
+	  "demand = thp-demand\n", 3, "(missing: wmark.period and wmark.order)" },
+	{ "[setting a]\nwmark.period = soon\n", 2,
+	  "key 'wmark.period': 'soon' is not a duration" },
+	{ "[setting a]\nwmark.period = 1ms\n", 2,
+	  "key 'wmark.period': '1ms' is outside [10ms, 3600000ms]" },
+	{ "[setting a]\nwmark.period = 0\n", 2, "key 'wmark.period': '0' is outside" },
+	{ "[setting a]\nwmark.order = 11\n", 2,
+	  "key 'wmark.order': '11' is not a whole number in [1, 10]" },
+	{ "[setting a]\nwmark.count = -5\n", 2, "key 'wmark.count': '-5' is not a whole number" },
+	{ "[setting a]\nwmark.count = 5\nwmark.count = 6\n", 3, "duplicate key 'wmark.count'" },
+	{ "[setting a]\nwmark.bogus = 5\n", 2, "unknown knob 'wmark.bogus'" },
+	{ "[kernel k1]\n[kernel k2]\n[setting a]\nvm.extfrag_threshold = 1\n"
+	  "kernels = k1, k3\n[workload w]\ndemand = thp-demand\n", 5,
+	  "[setting a] key 'kernels': no [kernel k3] (kernels: k1, k2)" },
+	{ "[setting a]\nkernels = host\n[kernel k1]\n[workload w]\ndemand = thp-demand\n", 2,
+	  "no [kernel host] (kernels: k1)" },
+	{ "[setting a]\nkernels = ,\n", 2, "key 'kernels': empty list" },
 };
 
 static void test_bad_inputs(void **state)
@@ -232,6 +254,86 @@ static void test_matrix_order(void **state)
 	cb_config_free(cfg);
 }
 
+/* a setting restricted by `kernels` has no cells on the other kernels; the rest are kept */
+static const char restricted[] =
+	"[global]\nreps = 2\n"
+	"[kernel stock]\n[kernel patched]\n"
+	"[setting base]\nvm.compaction_proactiveness = 0\n"
+	"[setting dd]\nkernels = patched\nvm.compaction_proactiveness = 20\n"
+	"[setting wm]\nwmark.period = 200ms\nwmark.order = 9\nwmark.count = 64\n"
+	"kernels = stock,patched\n"
+	"[workload w1]\ndemand = thp-demand\n";
+
+static void test_matrix_kernels(void **state)
+{
+	static const char *const want[] = {
+		"stock.base.w1.r1", "stock.wm.w1.r1",
+		"patched.base.w1.r1", "patched.dd.w1.r1", "patched.wm.w1.r1",
+		"stock.wm.w1.r2", "stock.base.w1.r2",
+		"patched.dd.w1.r2", "patched.wm.w1.r2", "patched.base.w1.r2",
+	};
+	char err[1024], why[256];
+	struct cb_config *cfg = cb_config_load(write_cfg("k.ini", restricted), err, sizeof(err));
+	struct cb_cell *cells;
+	size_t nr;
+
+	if (!cfg)
+		fail_msg("%s", err);
+	assert_int_equal(cfg->settings[2].wmark.order, 9);
+	assert_int_equal(cfg->settings[2].wmark.count, 64);
+	assert_true(cfg->settings[2].wmark.period_s == 0.2);
+	assert_true(cfg->settings[1].wmark.period_s == 0);
+	assert_null(cfg->settings[0].kernels);
+	cells = cb_matrix_expand(cfg, cfg->reps, &nr);
+	/* 2 kernels x 3 settings x 1 workload x 2 reps = 12, less dd on stock twice */
+	assert_int_equal(nr, CB_ARRAY_SIZE(want));
+	for (size_t i = 0; i < nr; i++) {
+		assert_string_equal(cells[i].id, want[i]);
+		assert_int_equal(cells[i].index, i);
+	}
+	assert_int_equal(cb_matrix_skipped(cfg, cfg->reps, why, sizeof(why)), 2);
+	assert_string_equal(why, "setting 'dd' runs only on kernel patched (2 cells)");
+	assert_int_equal(cb_matrix_skipped(cfg, 3, NULL, 0), 3);
+	free(cells);
+	cb_config_free(cfg);
+	/* nothing restricted: nothing skipped, and no text */
+	cfg = cb_config_load(write_cfg("good.ini", good), err, sizeof(err));
+	assert_int_equal(cb_matrix_skipped(cfg, cfg->reps, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	cb_config_free(cfg);
+}
+
+/* `config check` prints the cell list and the skipped count */
+static void test_cli_check_skipped(void **state)
+{
+	const char *cb = getenv("COMPACTBENCH");
+	const char *path = write_cfg("k.ini", restricted);
+	char outpath[600], *text;
+	int status;
+	pid_t pid;
+
+	if (!cb)
+		skip();
+	snprintf(outpath, sizeof(outpath), "%s/check.out", tmpdir);
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(outpath, "w", stdout);
+
+		(void)f;
+		execl(cb, cb, "config", "check", path, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	text = cb_read_file(outpath, NULL);
+	assert_non_null(text);
+	if (!strstr(text, "ok, 10 cells (2 skipped: setting 'dd' runs only on kernel patched "
+		    "(2 cells))\n  1 stock.base.w1.r1\n"))
+		fail_msg("got: %s", text);
+	assert_null(strstr(text, "stock.dd"));
+	free(text);
+}
+
 static void test_shipped_configs_parse(void **state)
 {
 	const char *src = getenv("SOURCE_ROOT");
@@ -294,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_good_file),     cmocka_unit_test(test_phase_argv),
 		cmocka_unit_test(test_bad_inputs),    cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_cli_exit_2),    cmocka_unit_test(test_matrix_order),
+		cmocka_unit_test(test_matrix_kernels), cmocka_unit_test(test_cli_check_skipped),
 		cmocka_unit_test(test_shipped_configs_parse),
 		cmocka_unit_test(test_readme_matches_tables),
 	};

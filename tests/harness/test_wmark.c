@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,68 +61,173 @@ static int reset(void **state)
 	return 0;
 }
 
+/* one step: its return, and which nodes it asked, as a string "01" for node 0 no, node 1 yes */
+static int step(struct cb_wmark_opts *o, struct cb_wmark_check *c, char asked_nodes[3])
+{
+	int n = cb_wmark_step(o, c);
+
+	asked_nodes[0] = asked(NODE0) ? '1' : '0';
+	asked_nodes[1] = asked(NODE1) ? '1' : '0';
+	asked_nodes[2] = '\0';
+	reset(NULL);
+	return n;
+}
+
 static void test_below_and_above(void **state)
 {
 	struct cb_wmark_opts o = { .root = root, .period_s = 1, .order = 9 };
+	struct cb_wmark_check c;
+	char a[3];
 
-	/* node 0 holds 1 (DMA) + 24 = 25 order-9 blocks; node 1 holds 3 */
-	o.count = 25;
-	assert_int_equal(cb_wmark_step(&o), 1);
-	assert_false(asked(NODE0));
-	assert_true(asked(NODE1));
-	reset(state);
-	o.count = 26;
-	assert_int_equal(cb_wmark_step(&o), 2);
-	assert_true(asked(NODE0) && asked(NODE1));
-	reset(state);
+	/* node 0 holds 1 (DMA) + 4 (DMA32) + 20 (Normal) = 25 order-9 blocks; node 1 holds 3 */
+	o.count = 1;
+	assert_int_equal(step(&o, &c, a), 0);
+	assert_int_equal(c.nnodes, 2);
+	assert_int_equal(c.blocks[0], 25);
+	assert_int_equal(c.blocks[1], 3);
+	assert_string_equal(a, "00");
+	/* the boundary: a node holding exactly count blocks is at the watermark, not below */
 	o.count = 3;
-	assert_int_equal(cb_wmark_step(&o), 0);
-	assert_false(asked(NODE0) || asked(NODE1));
+	assert_int_equal(step(&o, &c, a), 0);
+	assert_string_equal(a, "00");
+	assert_false(c.below[0] || c.below[1]);
+	o.count = 4;
+	assert_int_equal(step(&o, &c, a), 1);
+	assert_string_equal(a, "01");
+	assert_true(c.below[1] && !c.below[0]);
+	o.count = 25;
+	assert_int_equal(step(&o, &c, a), 1);
+	assert_string_equal(a, "01");
+	o.count = 26;
+	assert_int_equal(step(&o, &c, a), 2);
+	assert_string_equal(a, "11");
+	assert_false(c.global);
 	/* order 10: node 0 has 0 (DMA) + 2 (DMA32) + 5 (Normal) = 7 blocks, node 1 none */
 	o.order = 10;
 	o.count = 7;
-	assert_int_equal(cb_wmark_step(&o), 1);
-	assert_false(asked(NODE0));
-	assert_true(asked(NODE1));
+	assert_int_equal(step(&o, &c, a), 1);
+	assert_int_equal(c.blocks[0], 7);
+	assert_int_equal(c.blocks[1], 0);
+	assert_string_equal(a, "01");
+	o.count = 8;
+	assert_int_equal(step(&o, &c, a), 2);
+	assert_string_equal(a, "11");
+	/* order 0 counts every page: node 1 has 900 + 3 * 512 = 2436 */
+	o.order = 0;
+	o.count = 2436;
+	assert_int_equal(step(&o, &c, a), 0);
+	assert_int_equal(c.blocks[1], 2436);
+	o.count = 2437;
+	assert_int_equal(step(&o, &c, a), 1);
+	assert_string_equal(a, "01");
+	/* no output wanted: the same decision */
+	assert_int_equal(cb_wmark_step(&o, NULL), 1);
 }
 
+/* without per-node files, one write of compact_memory per period compacts every node */
 static void test_global_fallback(void **state)
 {
 	struct cb_wmark_opts o = { .root = root, .period_s = 1, .order = 9, .count = 1000 };
+	struct cb_wmark_check c;
 	char path[1024];
 
 	snprintf(path, sizeof(path), "%s/sys/devices/system/node", root);
 	cb_rm_rf(path);
 	put("/proc/sys/vm/compact_memory", "0\n");
-	assert_int_equal(cb_wmark_step(&o), 2);
+	o.count = 3;
+	assert_int_equal(cb_wmark_step(&o, &c), 0);
+	assert_false(asked("/proc/sys/vm/compact_memory"));
+	o.count = 1000;
+	assert_int_equal(cb_wmark_step(&o, &c), 1);
+	assert_true(c.global && c.below[0] && c.below[1]);
 	assert_true(asked("/proc/sys/vm/compact_memory"));
 }
 
-static void test_unreadable_buddyinfo(void **state)
+static void test_errors(void **state)
 {
 	char path[1024];
-	struct cb_wmark_opts o = { .root = root, .period_s = 1, .order = 9, .count = 1 };
+	struct cb_wmark_opts o = { .root = root, .period_s = 1, .order = 9, .count = 26 };
+	struct cb_wmark_check c;
 
+	/* a compact file that is not there cannot be written: the step fails and names it */
+	snprintf(path, sizeof(path), "%s" NODE1, root);
+	unlink(path);
+	assert_int_equal(cb_wmark_step(&o, &c), -1);
+	assert_string_equal(c.failed, path);
+	reset(state);
+	/* an order beyond buddyinfo's columns could never be met */
+	put("/proc/buddyinfo", "Node 0, zone   Normal    100     50     20\n");
+	o.order = 3;
+	o.count = 1;
+	errno = 0;
+	assert_int_equal(cb_wmark_step(&o, &c), -1);
+	assert_int_equal(errno, ERANGE);
+	o.order = 2;
+	assert_int_equal(cb_wmark_step(&o, &c), 0);
+	/* no buddyinfo */
 	snprintf(path, sizeof(path), "%s/proc/buddyinfo", root);
 	unlink(path);
-	assert_int_equal(cb_wmark_step(&o), -1);
+	assert_int_equal(cb_wmark_step(&o, &c), -1);
+	assert_string_equal(c.failed, path);
+	assert_null(cb_wmark_start(&(struct cb_wmark_opts){ .root = root, .period_s = 0 }));
 }
 
 static void test_thread(void **state)
 {
-	struct cb_wmark_opts o = { .root = root, .period_s = 0.01, .order = 9, .count = 10 };
+	struct cb_wmark_opts o = { .root = root, .period_s = 0.02, .order = 9, .count = 10 };
 	struct cb_wmark_stats st;
 	struct cb_wmark *w = cb_wmark_start(&o);
 
 	assert_non_null(w);
-	usleep(200000);
+	usleep(300000);
 	assert_int_equal(cb_wmark_stop(w, &st), 0);
+	/* a step at 0, 20, ..., 280 ms: 15, give or take one at either end (or a missed one) */
+	if (st.checks + st.missed < 14 || st.checks + st.missed > 16)
+		fail_msg("%lu checks + %lu missed in 300 ms of 20 ms periods", st.checks, st.missed);
 	/* every period asked node 1 (3 < 10) and never node 0 (25 >= 10) */
-	assert_true(st.checks >= 5);
 	assert_int_equal(st.triggers, st.checks);
+	assert_int_equal(st.nnodes, 2);
+	assert_int_equal(st.node_triggers[0], 0);
+	assert_int_equal(st.node_triggers[1], st.checks);
 	assert_false(asked(NODE0));
 	assert_true(asked(NODE1));
 	assert_true(st.cpu_ns > 0);
+	assert_true(st.wall_ns >= 290000000ULL && st.wall_ns < 400000000ULL);
+	assert_false(st.bounded);
+	assert_string_equal(st.err, "");
+}
+
+/* the loop ends by itself on its bounds, and on a failed step */
+static void test_thread_bounds(void **state)
+{
+	struct cb_wmark_opts o = { .root = root, .period_s = 0.01, .order = 9, .count = 10,
+				   .max_checks = 3 };
+	struct cb_wmark_stats st;
+	struct cb_wmark *w = cb_wmark_start(&o);
+	char path[1024];
+
+	assert_non_null(w);
+	usleep(200000);
+	assert_int_equal(cb_wmark_stop(w, &st), 0);
+	assert_int_equal(st.checks, 3);
+	assert_true(st.bounded);
+	o.max_checks = 0;
+	o.max_s = 0.1;
+	w = cb_wmark_start(&o);
+	usleep(300000);
+	assert_int_equal(cb_wmark_stop(w, &st), 0);
+	assert_true(st.bounded);
+	assert_true(st.checks + st.missed >= 9 && st.checks + st.missed <= 11);
+	assert_true(st.wall_ns < 200000000ULL);
+	/* a failed step stops the loop after one check, and says why */
+	snprintf(path, sizeof(path), "%s" NODE1, root);
+	unlink(path);
+	o.max_s = 0;
+	w = cb_wmark_start(&o);
+	usleep(100000);
+	assert_int_equal(cb_wmark_stop(w, &st), -1);
+	assert_int_equal(st.checks, 1);
+	assert_non_null(strstr(st.err, path));
 }
 
 static int setup(void **state)
@@ -139,8 +245,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_below_and_above, reset),
 		cmocka_unit_test_setup(test_global_fallback, reset),
-		cmocka_unit_test_setup(test_unreadable_buddyinfo, reset),
+		cmocka_unit_test_setup(test_errors, reset),
 		cmocka_unit_test_setup(test_thread, reset),
+		cmocka_unit_test_setup(test_thread_bounds, reset),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
