@@ -150,6 +150,10 @@ static int write_run_json(const struct cb_run *run, const struct cb_cell *cells,
 
 		json_object_object_add(c, "id", json_object_new_string(cells[i].id));
 		json_object_object_add(c, "kernel", json_object_new_string(cells[i].kernel->name));
+		json_object_object_add(c, "target", json_object_new_string(
+					       cb_target_find(cells[i].kernel->target)->name));
+		if (cells[i].kernel->target == CB_TARGET_SSH) /* which machine ran it */
+			json_object_object_add(c, "host", json_object_new_string(cells[i].kernel->host));
 		json_object_object_add(c, "setting", json_object_new_string(cells[i].setting->name));
 		json_object_object_add(c, "workload", json_object_new_string(cells[i].workload->name));
 		json_object_object_add(c, "rep", json_object_new_int64(cells[i].rep));
@@ -342,7 +346,7 @@ static bool target_used(const struct cb_config *cfg, enum cb_target_kind kind)
 /* prepare every target some kernel runs on (the qemu target builds its kernels here) */
 static int prepare_targets(struct cb_run *run)
 {
-	for (int kind = CB_TARGET_HOST; kind <= CB_TARGET_QEMU; kind++) {
+	for (int kind = CB_TARGET_HOST; kind < CB_NR_TARGETS; kind++) {
 		if (!target_used(run->cfg, kind))
 			continue;
 		if (cb_target_find(kind)->prepare(run) < 0) {
@@ -355,7 +359,7 @@ static int prepare_targets(struct cb_run *run)
 
 static void teardown_targets(struct cb_run *run)
 {
-	for (int kind = CB_TARGET_HOST; kind <= CB_TARGET_QEMU; kind++)
+	for (int kind = CB_TARGET_HOST; kind < CB_NR_TARGETS; kind++)
 		if (target_used(run->cfg, kind))
 			cb_target_find(kind)->teardown(run);
 }
