@@ -15,6 +15,7 @@ packages=(
 	libssl-dev gnuplot-nox stress-ng chromium
 	qemu-system-x86 busybox-static cpio linux-source-6.1 make patch xz-utils bc bison flex
 	libelf-dev
+	openssh-client openssh-server
 )
 
 die() { echo "run.sh: $*" >&2; exit 1; }

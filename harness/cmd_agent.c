@@ -27,7 +27,9 @@ static const char agent_usage[] =
 	"Run the one cell CELL_ID (<kernel>.<setting>.<workload>.r<rep>) of the matrix CONFIG\n"
 	"on the running kernel and write its directory OUTDIR/CELL_ID: the setting's knobs are\n"
 	"set through the restore journal and put back after, exactly as the host target does.\n"
-	"This is what runs inside a qemu guest; it works on the host too (as root).\n"
+	"This is what runs inside a qemu guest and, over ssh, on a lab machine; it works on the\n"
+	"host too (as root). SIGINT, SIGTERM, SIGHUP (the ssh session died) and SIGPIPE stop\n"
+	"the cell and restore the knobs.\n"
 	"\n"
 	"Exit: 0 the cell completed, 1 it failed, 2 bad input.\n";
 
@@ -63,6 +65,14 @@ static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *o
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * The ssh target runs us as the leader of a pty session: a dead session (ssh killed,
+	 * link down) is a SIGHUP, and writing to the hung-up terminal may raise SIGPIPE. Both
+	 * stop the cell like SIGTERM, so the knobs are restored. Caught, not ignored: the
+	 * workload programs get the default actions back at exec.
+	 */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
 	if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", outdir, cell->id) < 0 ||
 	    cb_mkdir_p(cell_dir) < 0) {
 		cb_log("agent: %s/%s: cannot create: %s", outdir, cell->id, strerror(errno));

@@ -40,7 +40,7 @@ struct cfg_key {
 	const char *help;
 };
 
-static const char *const target_names[] = { "host", "qemu", NULL };
+static const char *const target_names[] = { "host", "qemu", "ssh", NULL };
 static const char *const start_names[] = { "drop-compact", "drop", "none", NULL };
 
 #define CFG(f) KB_CONFIG, offsetof(struct cb_config, f)
@@ -58,7 +58,7 @@ static const struct cfg_key keys[] = {
 	{ SEC_GLOBAL, "quick_reps", KT_INT, "1", 1, 1000, NULL, CFG(quick_reps),
 	  "repetitions with `run --quick`" },
 	{ SEC_GLOBAL, "target", KT_ENUM, "host", 0, 0, target_names, CFG(target),
-	  "default target of kernels that name none: host (the booted kernel) or qemu" },
+	  "default target of kernels that name none: host (the booted kernel), qemu or ssh" },
 	{ SEC_GLOBAL, "start_state", KT_ENUM, "drop-compact", 0, 0, start_names, CFG(start_state),
 	  "memory state before each cell: drop-compact (drop clean caches, compact every node), "
 	  "drop, or none" },
@@ -71,7 +71,8 @@ static const struct cfg_key keys[] = {
 	{ SEC_GLOBAL, "output", KT_STRING, "results", 0, 0, NULL, CFG(output),
 	  "directory under which run directories are made (run -o overrides)" },
 	{ SEC_KERNEL, "target", KT_ENUM, NULL, 0, 0, target_names, KRN(target),
-	  "where this kernel's cells run (default: [global] target): host or qemu (needs recipe)" },
+	  "where this kernel's cells run (default: [global] target): host, qemu (needs recipe) or "
+	  "ssh (needs host)" },
 	{ SEC_KERNEL, "release", KT_STRING, NULL, 0, 0, NULL, KRN(release),
 	  "host target: the `uname -r` of the kernel these cells need (`uname -rv` to tell two "
 	  "builds of one release apart); with another kernel booted they are pending (run "
@@ -100,6 +101,23 @@ static const struct cfg_key keys[] = {
 	  WMARK_WHAT "a node with fewer free blocks of the order is compacted (its "
 	  "/sys/devices/system/node/nodeN/compact, else /proc/sys/vm/compact_memory) in the "
 	  "policy's thread, whose CPU time is the metric cpu_policy_ns" },
+	{ SEC_KERNEL, "host", KT_STRING, NULL, 0, 0, NULL, KRN(host),
+	  "ssh target: the lab machine, [user@]host as ssh takes it (root there: the agent sets "
+	  "sysctls); runs with BatchMode=yes, so a key must log in without a prompt" },
+	{ SEC_KERNEL, "port", KT_INT, NULL, 1, 65535, NULL, KRN(port),
+	  "ssh target: the ssh port (default: ssh's own, 22 or ~/.ssh/config)" },
+	{ SEC_KERNEL, "identity", KT_STRING, NULL, 0, 0, NULL, KRN(identity),
+	  "ssh target: the private key file (ssh -i; relative to this file's directory)" },
+	{ SEC_KERNEL, "remote_dir", KT_STRING, "/var/tmp/compactbench", 0, 0, NULL, KRN(remote_dir),
+	  "ssh target: the remote work directory (absolute; letters, digits, / . _ + -): the agent, "
+	  "the workload programs and their libraries are copied into it, cells are written there "
+	  "and fetched back; an existing non-empty directory must be one compactbench made" },
+	{ SEC_KERNEL, "remote_state_dir", KT_STRING, NULL, 0, 0, NULL, KRN(remote_state_dir),
+	  "ssh target: the remote agent's COMPACTBENCH_STATE_DIR, where its restore journal lives "
+	  "(default: the agent's, /run/compactbench)" },
+	{ SEC_KERNEL, "ssh_options", KT_LIST, NULL, 0, 0, NULL, KRN(ssh_options),
+	  "ssh target: extra ssh/scp options, comma-separated KEY=VALUE, each passed as -o "
+	  "KEY=VALUE before the defaults (e.g. UserKnownHostsFile=/path, ProxyJump=gw)" },
 	{ SEC_WORKLOAD, "timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(timeout_s),
 	  "a cell whose demand phase runs longer is stopped and marked failed" },
 	{ SEC_WORKLOAD, "ready_timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(ready_timeout_s),
@@ -627,6 +645,50 @@ static void check_setting(struct pstate *ps, struct cb_setting *s)
 	}
 }
 
+/* a remote path the harness creates, copies into and replaces parts of: plain and absolute */
+static bool remote_path_ok(const char *p)
+{
+	if (p[0] != '/' || !strcmp(p, "/") || strstr(p, "/../") || strstr(p, "/./") ||
+	    strstr(p, "//"))
+		return false;
+	for (; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("/._+-", *p))
+			return false;
+	return true;
+}
+
+/* the ssh keys: a host ssh cannot take for an option, plain remote paths */
+static void check_ssh_kernel(struct pstate *ps, struct cb_kernel *k)
+{
+	const char *h = k->host;
+
+	if (k->target != CB_TARGET_SSH)
+		return;
+	if (!h) {
+		fail(ps, k->line, "[kernel %s]: target ssh needs key 'host' ([user@]host of the lab "
+			 "machine)", k->name);
+		return;
+	}
+	if (!*h || h[0] == '-' || strpbrk(h, " \t\n\r'\"`$;&|<>()*?[]{}\\")) {
+		fail(ps, k->line, "[kernel %s] key 'host': '%s' is not a [user@]host (no leading '-', "
+			 "blanks or shell characters)", k->name, h);
+		return;
+	}
+	if (!remote_path_ok(k->remote_dir) ||
+	    (k->remote_state_dir && !remote_path_ok(k->remote_state_dir))) {
+		fail(ps, k->line, "[kernel %s]: remote_dir and remote_state_dir must be absolute "
+			 "paths other than / of letters, digits, '/', '.', '_', '+', '-'", k->name);
+		return;
+	}
+	for (size_t i = 0; k->ssh_options && k->ssh_options[i]; i++) {
+		if (!strchr(k->ssh_options[i], '=') || k->ssh_options[i][0] == '-') {
+			fail(ps, k->line, "[kernel %s] key 'ssh_options': '%s' is not KEY=VALUE", k->name,
+			     k->ssh_options[i]);
+			return;
+		}
+	}
+}
+
 bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k)
 {
 	if (!s->kernels)
@@ -653,14 +715,15 @@ static void check_config(struct pstate *ps)
 		/* no kernel named: the booted one, on the global target */
 		cfg->kernels = xrealloc(NULL, sizeof(*cfg->kernels));
 		memset(cfg->kernels, 0, sizeof(*cfg->kernels));
-		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s",
-			 cfg->target == CB_TARGET_HOST ? "host" : "qemu");
+		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s", target_names[cfg->target]);
 		cfg->kernels[0].target = cfg->target;
 		set_defaults(ps, SEC_KERNEL, &cfg->kernels[0]);
 		cfg->nr_kernels = 1;
 	}
 	for (i = 0; i < cfg->nr_settings && !ps->failed; i++)
 		check_setting(ps, &cfg->settings[i]);
+	for (i = 0; i < cfg->nr_kernels && !ps->failed; i++)
+		check_ssh_kernel(ps, &cfg->kernels[i]);
 	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++)
 		check_workload(ps, &cfg->workloads[i]);
 	if (!cfg->name) {
@@ -744,6 +807,13 @@ void cb_config_free(struct cb_config *cfg)
 		free(cfg->kernels[i].release);
 		free(cfg->kernels[i].recipe);
 		free(cfg->kernels[i].memory);
+		free(cfg->kernels[i].host);
+		free(cfg->kernels[i].identity);
+		free(cfg->kernels[i].remote_dir);
+		free(cfg->kernels[i].remote_state_dir);
+		for (k = 0; cfg->kernels[i].ssh_options && cfg->kernels[i].ssh_options[k]; k++)
+			free(cfg->kernels[i].ssh_options[k]);
+		free(cfg->kernels[i].ssh_options);
 	}
 	for (i = 0; i < cfg->nr_settings; i++) {
 		for (k = 0; k < cfg->settings[i].nr_knobs; k++) {

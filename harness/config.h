@@ -3,7 +3,7 @@
  * config.h - matrix config files (INI, read with libinih), in the spirit of fio job files.
  *
  *   [global]            reps, target, start state, memory limit, timeouts
- *   [kernel NAME]       where cells run (target) and which kernel that must be
+ *   [kernel NAME]       where cells run (target: host, qemu, ssh) and which kernel that must be
  *   [setting NAME]      a set of knobs (see knobs.h)
  *   [workload NAME]     phases: fragment = PROGRAM, fragment.OPTION = VALUE, demand = ...
  *   [collector]         events, buffer size
@@ -25,7 +25,7 @@
 
 #define CB_NAME_MAX 64
 
-enum cb_target_kind { CB_TARGET_HOST, CB_TARGET_QEMU };
+enum cb_target_kind { CB_TARGET_HOST, CB_TARGET_QEMU, CB_TARGET_SSH, CB_NR_TARGETS };
 
 enum cb_start_state {
 	CB_START_DROP_COMPACT, /* drop clean caches, then compact every node */
@@ -41,6 +41,12 @@ struct cb_kernel {
 	char *memory;  /* qemu: guest memory, size text */
 	long cpus;     /* qemu: guest CPUs */
 	double boot_timeout_s; /* qemu: the agent must start within this */
+	char *host;	       /* ssh: [user@]host */
+	long port;	       /* ssh: 0 for ssh's own default */
+	char *identity;	       /* ssh: private key file, as written in the file */
+	char *remote_dir;      /* ssh: the remote work directory */
+	char *remote_state_dir; /* ssh: the remote agent's COMPACTBENCH_STATE_DIR, or NULL */
+	char **ssh_options;    /* ssh: extra -o KEY=VALUE options, NULL-terminated, or NULL */
 	int line;
 };
 

@@ -467,7 +467,7 @@ static bool target_used(const struct cb_config *cfg, enum cb_target_kind kind)
 /* prepare every target some kernel runs on (the qemu target builds its kernels here) */
 static int prepare_targets(struct cb_run *run)
 {
-	for (int kind = CB_TARGET_HOST; kind <= CB_TARGET_QEMU; kind++) {
+	for (int kind = CB_TARGET_HOST; kind < CB_NR_TARGETS; kind++) {
 		if (!target_used(run->cfg, kind))
 			continue;
 		if (cb_target_find(kind)->prepare(run) < 0) {
@@ -480,7 +480,7 @@ static int prepare_targets(struct cb_run *run)
 
 static void teardown_targets(struct cb_run *run)
 {
-	for (int kind = CB_TARGET_HOST; kind <= CB_TARGET_QEMU; kind++)
+	for (int kind = CB_TARGET_HOST; kind < CB_NR_TARGETS; kind++)
 		if (target_used(run->cfg, kind))
 			cb_target_find(kind)->teardown(run);
 }

@@ -14,6 +14,10 @@ const struct cb_target_ops *cb_target_find(enum cb_target_kind kind)
 		return &cb_target_host;
 	case CB_TARGET_QEMU:
 		return &cb_target_qemu;
+	case CB_TARGET_SSH:
+		return &cb_target_ssh;
+	case CB_NR_TARGETS:
+		break;
 	}
 	errno = ENOSYS;
 	return NULL;

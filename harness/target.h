@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * target.h - where cells run. A target is an ops table, one file each (fio's engines):
- * host (the booted kernel, target_host.c) and qemu (a recipe-built kernel in a VM, target_qemu.c).
+ * host (the booted kernel, target_host.c), qemu (a recipe-built kernel in a VM, target_qemu.c)
+ * and ssh (a lab machine's booted kernel, reached with ssh/scp, target_ssh.c).
  */
 #ifndef CB_TARGET_H
 #define CB_TARGET_H
@@ -25,6 +26,7 @@ struct cb_target_ops {
 
 extern const struct cb_target_ops cb_target_host;
 extern const struct cb_target_ops cb_target_qemu;
+extern const struct cb_target_ops cb_target_ssh;
 
 /* cb_target_find - the ops of @kind, or NULL (errno ENOSYS) if not yet available */
 const struct cb_target_ops *cb_target_find(enum cb_target_kind kind);

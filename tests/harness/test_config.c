@@ -56,6 +56,9 @@ static const char good[] =
 	"[collector]\n"
 	"events = compaction:*, vmscan:mm_vmscan_direct_reclaim_begin\n";
 
+/* a setting and a workload, so a [kernel] section is the only thing wrong */
+#define SW "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+
 static void test_good_file(void **state)
 {
 	char err[1024] = "";
@@ -77,6 +80,27 @@ static void test_good_file(void **state)
 	assert_int_equal(strlen(cfg->sha256), 64);
 	assert_non_null(cfg->workloads[0].phase[CB_PHASE_FRAGMENT].wl);
 	assert_null(cfg->workloads[1].phase[CB_PHASE_FRAGMENT].wl);
+	cb_config_free(cfg);
+}
+
+/* an ssh kernel: its keys stored as written, remote_dir's default, options as a list */
+static void test_ssh_kernel(void **state)
+{
+	char err[1024] = "";
+	struct cb_config *cfg = cb_config_load(write_cfg("ssh.ini", "[kernel lab]\ntarget = ssh\n"
+		"host = root@lab1\nport = 2222\nidentity = keys/lab\n"
+		"ssh_options = UserKnownHostsFile=/k, ProxyJump=gw\n" SW), err, sizeof(err));
+
+	assert_non_null(cfg);
+	assert_int_equal(cfg->kernels[0].target, CB_TARGET_SSH);
+	assert_string_equal(cfg->kernels[0].host, "root@lab1");
+	assert_int_equal(cfg->kernels[0].port, 2222);
+	assert_string_equal(cfg->kernels[0].identity, "keys/lab");
+	assert_string_equal(cfg->kernels[0].remote_dir, "/var/tmp/compactbench");
+	assert_null(cfg->kernels[0].remote_state_dir);
+	assert_string_equal(cfg->kernels[0].ssh_options[0], "UserKnownHostsFile=/k");
+	assert_string_equal(cfg->kernels[0].ssh_options[1], "ProxyJump=gw");
+	assert_null(cfg->kernels[0].ssh_options[2]);
 	cb_config_free(cfg);
 }
 
@@ -166,6 +190,19 @@ static const struct bad_case bad_cases[] = {
 	{ "[setting a]\nkernels = host\n[kernel k1]\n[workload w]\ndemand = thp-demand\n", 2,
 	  "no [kernel host] (kernels: k1)" },
 	{ "[setting a]\nkernels = ,\n", 2, "key 'kernels': empty list" },
+	{ "[kernel lab]\ntarget = ssh\n" SW, 1, "[kernel lab]: target ssh needs key 'host'" },
+	{ "[kernel lab]\ntarget = ssh\nhost = -oProxyCommand=x\n" SW, 1,
+	  "key 'host': '-oProxyCommand=x' is not a [user@]host" },
+	{ "[kernel lab]\ntarget = ssh\nhost = root@lab;reboot\n" SW, 1, "is not a [user@]host" },
+	{ "[kernel lab]\ntarget = ssh\nhost = lab\nremote_dir = /\n" SW, 1,
+	  "remote_dir and remote_state_dir must be absolute" },
+	{ "[kernel lab]\ntarget = ssh\nhost = lab\nremote_dir = /tmp/a b\n" SW, 1,
+	  "remote_dir and remote_state_dir must be absolute" },
+	{ "[kernel lab]\ntarget = ssh\nhost = lab\nremote_state_dir = tmp/x\n" SW, 1,
+	  "remote_dir and remote_state_dir must be absolute" },
+	{ "[kernel lab]\ntarget = ssh\nhost = lab\nport = 70000\n" SW, 4, "key 'port'" },
+	{ "[kernel lab]\ntarget = ssh\nhost = lab\nssh_options = -F/x\n" SW, 1,
+	  "key 'ssh_options': '-F/x' is not KEY=VALUE" },
 };
 
 static void test_bad_inputs(void **state)
@@ -397,7 +434,7 @@ int main(void)
 		cmocka_unit_test(test_bad_inputs),    cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_cli_exit_2),    cmocka_unit_test(test_matrix_order),
 		cmocka_unit_test(test_matrix_kernels), cmocka_unit_test(test_cli_check_skipped),
-		cmocka_unit_test(test_shipped_configs_parse),
+		cmocka_unit_test(test_shipped_configs_parse), cmocka_unit_test(test_ssh_kernel),
 		cmocka_unit_test(test_readme_matches_tables),
 	};
 
