@@ -23,7 +23,8 @@
 /* how long a fragmenter gets to free its memory after SIGTERM before SIGKILL */
 #define FRAGMENTER_GRACE_S 60.0
 
-static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand", "background" };
+static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand", "background",
+							      "companion" };
 
 static void set_err(struct cb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -289,8 +290,9 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 {
 	const struct cb_workload *w = cell->workload;
 	struct cb_proc *frag = &pr[CB_PHASE_FRAGMENT], *dem = &pr[CB_PHASE_DEMAND];
-	struct cb_proc *bg = &pr[CB_PHASE_BACKGROUND];
-	struct cb_proc *const procs[CB_NR_PHASES] = { frag, dem, bg };
+	struct cb_proc *bg = &pr[CB_PHASE_BACKGROUND], *comp = &pr[CB_PHASE_COMPANION];
+	struct cb_proc *const procs[CB_NR_PHASES] = { frag, dem, bg, comp };
+	uint64_t demand_start;
 	char how[64];
 
 	if (w->phase[CB_PHASE_BACKGROUND].wl &&
@@ -307,19 +309,30 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 		if (settle(run, procs, frag, w->settle_s) < 0)
 			return -1;
 	}
+	demand_start = cb_now_ns();
 	if (spawn_phase(run, cell, cell_dir, CB_PHASE_DEMAND, dem, wl_meta) < 0)
+		return -1;
+	if (w->phase[CB_PHASE_COMPANION].wl &&
+	    spawn_phase(run, cell, cell_dir, CB_PHASE_COMPANION, comp, wl_meta) < 0)
 		return -1;
 	if (wait_for(run, procs, dem, false, w->timeout_s, "running the demand phase") < 0)
 		return -1;
+	/* the companion gets what is left of the same timeout */
+	if (comp->pid > 0 &&
+	    wait_for(run, procs, comp, false,
+		     w->timeout_s - (double)(cb_now_ns() - demand_start) / 1e9,
+		     "running the demand phase's companion") < 0)
+		return -1;
 	if (wmark_end(run, cell, cell_dir, wm) < 0)
 		return -1;
-	if (!WIFEXITED(dem->status) || WEXITSTATUS(dem->status)) {
-		set_err(run, "%s: %s (see its .stderr in %s/workload)",
-			w->phase[CB_PHASE_DEMAND].wl->name, cb_proc_describe(dem, how, sizeof(how)),
-			cell_dir);
-		return -1;
+	for (int p = CB_PHASE_DEMAND; p < CB_NR_PHASES; p += CB_PHASE_COMPANION - CB_PHASE_DEMAND) {
+		if (pr[p].pid > 0 && (!WIFEXITED(pr[p].status) || WEXITSTATUS(pr[p].status))) {
+			set_err(run, "%s: %s (see its .stderr in %s/workload)", w->phase[p].wl->name,
+				cb_proc_describe(&pr[p], how, sizeof(how)), cell_dir);
+			return -1;
+		}
 	}
-	for (int p = CB_PHASE_FRAGMENT; p < CB_NR_PHASES; p += CB_PHASE_BACKGROUND) {
+	for (int p = CB_PHASE_FRAGMENT; p <= CB_PHASE_BACKGROUND; p += CB_PHASE_BACKGROUND) {
 		if (pr[p].pid > 0 && pr[p].exited) {
 			set_err(run, "%s ended during the demand phase: %s", w->phase[p].wl->name,
 				cb_proc_describe(&pr[p], how, sizeof(how)));
@@ -333,6 +346,7 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 static void end_procs(struct cb_proc *pr)
 {
 	cb_proc_stop(&pr[CB_PHASE_DEMAND], 10.0);
+	cb_proc_stop(&pr[CB_PHASE_COMPANION], 10.0);
 	cb_proc_stop(&pr[CB_PHASE_BACKGROUND], 10.0);
 	cb_proc_stop(&pr[CB_PHASE_FRAGMENT], FRAGMENTER_GRACE_S);
 	for (int p = 0; p < CB_NR_PHASES; p++)
@@ -347,7 +361,7 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	int rc;
 	struct cb_collector_opts copts = { 0 };
 	struct cb_collector_stats st = { 0 };
-	struct cb_proc pr[CB_NR_PHASES] = { CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT };
+	struct cb_proc pr[CB_NR_PHASES] = { CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT };
 	struct json_object *meta, *wl_meta, *win;
 	struct cb_collector *col = NULL;
 	struct cb_wmark *wm = NULL;

@@ -478,7 +478,8 @@ static void setting_key(struct pstate *ps, const char *name, const char *value)
 	ks->line = ps->line;
 }
 
-static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand", "background" };
+static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand", "background",
+							      "companion" };
 
 static int phase_index(const char *s, size_t len)
 {
@@ -505,7 +506,8 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 	}
 	if (p < 0 || (quick && !dot) || (dot && !dot[1])) {
 		fail(ps, ps->line, "[workload %s]: unknown key '%s' (keys: fragment, demand, "
-			 "background, PHASE.OPTION, quick.PHASE.OPTION, timeout, ready_timeout, settle)", w->name, name);
+			 "background, companion, PHASE.OPTION, quick.PHASE.OPTION, timeout, ready_timeout, "
+			 "settle)", w->name, name);
 		return;
 	}
 	ph = &w->phase[p];
@@ -518,9 +520,9 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 			return;
 		}
 		if ((int)wl->phase != (p == CB_PHASE_FRAGMENT ? WL_PHASE_FRAGMENT :
-				       p == CB_PHASE_DEMAND ? WL_PHASE_DEMAND : WL_PHASE_BACKGROUND)) {
+				       p == CB_PHASE_BACKGROUND ? WL_PHASE_BACKGROUND : WL_PHASE_DEMAND)) {
 			fail(ps, ps->line, "[workload %s] key '%s': '%s' is not a %s program", w->name,
-			     name, value, phase_names[p]);
+			     name, value, p == CB_PHASE_COMPANION ? "demand" : phase_names[p]);
 			return;
 		}
 		ph->wl = wl;
@@ -930,6 +932,9 @@ void cb_config_doc(FILE *out)
 				     "| `demand` | program | required | the demand generator |\n"
 				     "| `background` | program | none | load beside the cell (stress-ng), "
 				     "from before the fragmenter to the end of the demand |\n"
+				     "| `companion` | program | none | a second demand program, started "
+				     "with the demand (e.g. kernel-demand beside thp-demand: mixed "
+				     "demand); the demand phase ends when both have ended |\n"
 				     "| `PHASE.OPTION` | per program | the program's | `--OPTION VALUE` "
 				     "for that phase's program (below) |\n"
 				     "| `quick.PHASE.OPTION` | per program | none | replaces "

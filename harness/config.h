@@ -96,7 +96,11 @@ struct cb_phase {
 	int line;
 };
 
-enum { CB_PHASE_FRAGMENT, CB_PHASE_DEMAND, CB_PHASE_BACKGROUND, CB_NR_PHASES };
+/*
+ * The phases of a workload. companion: a second demand program started with the demand
+ * (THP faults and kernel order 1-4 allocations at once); the demand phase ends when both do.
+ */
+enum { CB_PHASE_FRAGMENT, CB_PHASE_DEMAND, CB_PHASE_BACKGROUND, CB_PHASE_COMPANION, CB_NR_PHASES };
 
 struct cb_workload {
 	char name[CB_NAME_MAX];

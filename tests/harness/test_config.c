@@ -154,6 +154,10 @@ static const struct bad_case bad_cases[] = {
 	  "missing required key 'demand'" },
 	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = frag-anon\n", 4,
 	  "'frag-anon' is not a demand program" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "companion = frag-anon\n", 5, "key 'companion': 'frag-anon' is not a demand program" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "companion = kernel-demand\ncompanion.nosuch = 1\n", 6, "nosuch" },
 	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = nosuch\n", 4,
 	  "unknown workload program 'nosuch'" },
 	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
