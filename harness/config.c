@@ -118,6 +118,9 @@ static const struct cfg_key keys[] = {
 	{ SEC_KERNEL, "ssh_options", KT_LIST, NULL, 0, 0, NULL, KRN(ssh_options),
 	  "ssh target: extra ssh/scp options, comma-separated KEY=VALUE, each passed as -o "
 	  "KEY=VALUE before the defaults (e.g. UserKnownHostsFile=/path, ProxyJump=gw)" },
+	{ SEC_WORKLOAD, "kernels", KT_LIST, NULL, 0, 0, NULL, WKL(kernels),
+	  "comma-separated [kernel] names this workload runs on (default: every kernel), e.g. a "
+	  "workload sized for the host next to ones sized for a 1 GiB guest" },
 	{ SEC_WORKLOAD, "timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(timeout_s),
 	  "a cell whose demand phase runs longer is stopped and marked failed" },
 	{ SEC_WORKLOAD, "ready_timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(ready_timeout_s),
@@ -501,7 +504,8 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 	struct cb_wl_arg *a;
 
 	if (k) {
-		store_key(ps, k, w, value, ps->line);
+		if (store_key(ps, k, w, value, ps->line) == 0 && !strcmp(name, "kernels"))
+			w->kernels_line = ps->line;
 		return;
 	}
 	if (p < 0 || (quick && !dot) || (dot && !dot[1])) {
@@ -610,10 +614,33 @@ static void check_workload(struct pstate *ps, struct cb_workload *w)
 
 static const char *const wmark_keys[3] = { "wmark.period", "wmark.order", "wmark.count" };
 
+/* a `kernels` list of [SECTION NAME] at @line: every name must be a [kernel] of the file */
+static void check_kernel_names(struct pstate *ps, const char *section, const char *name,
+			       char **list, int line)
+{
+	const struct cb_config *cfg = ps->cfg;
+
+	for (size_t i = 0; list && list[i]; i++) {
+		size_t k;
+
+		for (k = 0; k < cfg->nr_kernels && strcmp(cfg->kernels[k].name, list[i]); k++)
+			;
+		if (k == cfg->nr_kernels) {
+			char known[512] = "";
+
+			for (k = 0; k < cfg->nr_kernels; k++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+					 k ? ", " : "", cfg->kernels[k].name);
+			fail(ps, line, "[%s %s] key 'kernels': no [kernel %s] (kernels: %s)", section,
+			     name, list[i], known);
+			return;
+		}
+	}
+}
+
 /* a setting's own keys, once every [kernel] is known: kernels names them; wmark.* all or none */
 static void check_setting(struct pstate *ps, struct cb_setting *s)
 {
-	const struct cb_config *cfg = ps->cfg;
 	int given = 0;
 
 	for (int i = 0; i < 3; i++)
@@ -629,22 +656,7 @@ static void check_setting(struct pstate *ps, struct cb_setting *s)
 			 "wmark.order and wmark.count together (missing: %s)", s->name, missing);
 		return;
 	}
-	for (size_t i = 0; s->kernels && s->kernels[i]; i++) {
-		size_t k;
-
-		for (k = 0; k < cfg->nr_kernels && strcmp(cfg->kernels[k].name, s->kernels[i]); k++)
-			;
-		if (k == cfg->nr_kernels) {
-			char known[512] = "";
-
-			for (k = 0; k < cfg->nr_kernels; k++)
-				snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
-					 k ? ", " : "", cfg->kernels[k].name);
-			fail(ps, s->kernels_line, "[setting %s] key 'kernels': no [kernel %s] "
-				 "(kernels: %s)", s->name, s->kernels[i], known);
-			return;
-		}
-	}
+	check_kernel_names(ps, "setting", s->name, s->kernels, s->kernels_line);
 }
 
 /* a remote path the harness creates, copies into and replaces parts of: plain and absolute */
@@ -691,14 +703,30 @@ static void check_ssh_kernel(struct pstate *ps, struct cb_kernel *k)
 	}
 }
 
-bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k)
+static bool kernel_listed(char **list, const struct cb_kernel *k)
 {
-	if (!s->kernels)
+	if (!list)
 		return true;
-	for (size_t i = 0; s->kernels[i]; i++)
-		if (!strcmp(s->kernels[i], k->name))
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(list[i], k->name))
 			return true;
 	return false;
+}
+
+bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k)
+{
+	return kernel_listed(s->kernels, k);
+}
+
+bool cb_workload_on_kernel(const struct cb_workload *w, const struct cb_kernel *k)
+{
+	return kernel_listed(w->kernels, k);
+}
+
+bool cb_cell_wanted(const struct cb_kernel *k, const struct cb_setting *s,
+		    const struct cb_workload *w)
+{
+	return cb_setting_on_kernel(s, k) && cb_workload_on_kernel(w, k);
 }
 
 static void check_config(struct pstate *ps)
@@ -726,8 +754,12 @@ static void check_config(struct pstate *ps)
 		check_setting(ps, &cfg->settings[i]);
 	for (i = 0; i < cfg->nr_kernels && !ps->failed; i++)
 		check_ssh_kernel(ps, &cfg->kernels[i]);
-	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++)
+	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++) {
 		check_workload(ps, &cfg->workloads[i]);
+		if (!ps->failed)
+			check_kernel_names(ps, "workload", cfg->workloads[i].name,
+					   cfg->workloads[i].kernels, cfg->workloads[i].kernels_line);
+	}
 	if (!cfg->name) {
 		char *dup = xstrdup(cfg->path), *base = basename(dup), *dot = strrchr(base, '.');
 
@@ -835,6 +867,7 @@ void cb_config_free(struct cb_config *cfg)
 			}
 			free(ph->args);
 		}
+		free_list(cfg->workloads[i].kernels);
 	}
 	free_list(cfg->events);
 	free(cfg->kernels);

@@ -108,6 +108,8 @@ struct cb_workload {
 	double timeout_s;	/* a demand phase running longer is stopped and the cell fails */
 	double ready_timeout_s; /* a fragmenter must say ready within this */
 	double settle_s;	/* pause between the fragmenter's ready and the demand */
+	char **kernels;	/* `kernels =`: the [kernel] names it runs on, NULL-terminated; NULL: all */
+	int kernels_line;
 	int line;
 };
 
@@ -144,6 +146,13 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen);
 
 /* cb_setting_on_kernel - true when @s runs on @k (its `kernels` list names it, or it has none) */
 bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k);
+
+/* cb_workload_on_kernel - true when @w runs on @k (its `kernels` list names it, or it has none) */
+bool cb_workload_on_kernel(const struct cb_workload *w, const struct cb_kernel *k);
+
+/* cb_cell_wanted - true when both @s and @w run on @k: the matrix makes that cell */
+bool cb_cell_wanted(const struct cb_kernel *k, const struct cb_setting *s,
+		    const struct cb_workload *w);
 
 /* cb_config_free - free a config from cb_config_load (NULL is fine) */
 void cb_config_free(struct cb_config *cfg);

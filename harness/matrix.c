@@ -27,7 +27,7 @@ struct cb_cell *cb_matrix_expand(const struct cb_config *cfg, long reps, size_t 
 						&cfg->settings[(i + (size_t)(r - 1)) % ns];
 					struct cb_cell *c = &cells[n];
 
-					if (!cb_setting_on_kernel(s, &cfg->kernels[k]))
+					if (!cb_cell_wanted(&cfg->kernels[k], s, &cfg->workloads[w]))
 						continue;
 					c->index = n++;
 					c->kernel = &cfg->kernels[k];
@@ -83,6 +83,27 @@ size_t cb_matrix_shard(struct cb_cell *cells, size_t nr, long index, long count)
 	return kept;
 }
 
+/* append "; what 'name' runs only on kernel(s) a, b (n cells)" to @why */
+static void say_skipped(char *why, size_t len, const char *what, const char *name, char **kernels,
+			size_t n)
+{
+	size_t off;
+
+	if (!why || !len)
+		return;
+	off = strlen(why);
+	off += snprintf(why + off, off < len ? len - off : 0, "%s%s '%s' runs only on kernel%s ",
+			off ? "; " : "", what, name, kernels[1] ? "s" : "");
+	for (size_t j = 0; kernels[j] && off < len; j++)
+		off += snprintf(why + off, len - off, "%s%s", j ? ", " : "", kernels[j]);
+	if (off < len)
+		snprintf(why + off, len - off, " (%zu cell%s)", n, n == 1 ? "" : "s");
+}
+
+/*
+ * A cell left out is counted once: against its setting if the setting excludes the kernel,
+ * else against its workload.
+ */
 size_t cb_matrix_skipped(const struct cb_config *cfg, long reps, char *why, size_t len)
 {
 	size_t total = 0;
@@ -91,23 +112,27 @@ size_t cb_matrix_skipped(const struct cb_config *cfg, long reps, char *why, size
 		why[0] = '\0';
 	for (size_t i = 0; i < cfg->nr_settings; i++) {
 		const struct cb_setting *s = &cfg->settings[i];
-		size_t off = 0, n = 0;
+		size_t n = 0;
 
 		for (size_t k = 0; k < cfg->nr_kernels; k++)
 			n += !cb_setting_on_kernel(s, &cfg->kernels[k]);
 		n *= cfg->nr_workloads * (size_t)reps;
-		if (!n)
-			continue;
 		total += n;
-		if (!why || !len)
-			continue;
-		off = strlen(why);
-		off += snprintf(why + off, off < len ? len - off : 0, "%ssetting '%s' runs only on "
-				"kernel%s ", off ? "; " : "", s->name, s->kernels[1] ? "s" : "");
-		for (size_t j = 0; s->kernels[j] && off < len; j++)
-			off += snprintf(why + off, len - off, "%s%s", j ? ", " : "", s->kernels[j]);
-		if (off < len)
-			snprintf(why + off, len - off, " (%zu cell%s)", n, n == 1 ? "" : "s");
+		if (n)
+			say_skipped(why, len, "setting", s->name, s->kernels, n);
+	}
+	for (size_t w = 0; w < cfg->nr_workloads; w++) {
+		const struct cb_workload *wl = &cfg->workloads[w];
+		size_t n = 0;
+
+		for (size_t k = 0; k < cfg->nr_kernels; k++)
+			for (size_t i = 0; i < cfg->nr_settings; i++)
+				n += cb_setting_on_kernel(&cfg->settings[i], &cfg->kernels[k]) &&
+				     !cb_workload_on_kernel(wl, &cfg->kernels[k]);
+		n *= (size_t)reps;
+		total += n;
+		if (n)
+			say_skipped(why, len, "workload", wl->name, wl->kernels, n);
 	}
 	return total;
 }

@@ -48,8 +48,8 @@ int cb_shard_parse(const char *text, long *index, long *count, char *err, size_t
 size_t cb_matrix_shard(struct cb_cell *cells, size_t nr, long index, long count);
 
 /*
- * cb_matrix_skipped - the cells @reps repetitions leave out because of settings' `kernels`
- * lists; @why (if not NULL) gets e.g. "setting 'dd' runs only on kernels patched (2 cells)".
+ * cb_matrix_skipped - the cells @reps repetitions leave out because of settings' and
+ * workloads' `kernels` lists (a cell counted once, against its setting first); @why (if not NULL) gets e.g. "setting 'dd' runs only on kernels patched (2 cells)".
  * Returns the number of cells skipped.
  */
 size_t cb_matrix_skipped(const struct cb_config *cfg, long reps, char *why, size_t len);

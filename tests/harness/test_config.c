@@ -344,6 +344,52 @@ static void test_matrix_kernels(void **state)
 	cb_config_free(cfg);
 }
 
+/* a workload's `kernels` too: host-sized work on the host only, counted once when both exclude */
+static void test_matrix_workload_kernels(void **state)
+{
+	static const char text[] =
+		"[global]\nreps = 2\n[kernel host]\n[kernel vm]\ntarget = qemu\nrecipe = r.ini\n"
+		"[setting base]\nvm.compaction_proactiveness = 0\n"
+		"[setting dd]\nkernels = vm\nvm.compaction_proactiveness = 20\n"
+		"[workload big]\nkernels = host\ndemand = thp-demand\n"
+		"[workload small]\ndemand = idle\n";
+	static const char *const want[] = {
+		"host.base.big.r1", "host.base.small.r1",
+		"vm.base.small.r1", "vm.dd.small.r1",
+		"host.base.big.r2", "host.base.small.r2",
+		"vm.dd.small.r2", "vm.base.small.r2",
+	};
+	char err[1024], why[256];
+	struct cb_config *cfg;
+	struct cb_cell *cells;
+	size_t nr;
+
+	(void)state;
+	write_cfg("r.ini", "[kernel]\nname = r\n");
+	cfg = cb_config_load(write_cfg("wk.ini", text), err, sizeof(err));
+	if (!cfg)
+		fail_msg("%s", err);
+	cells = cb_matrix_expand(cfg, cfg->reps, &nr);
+	assert_int_equal(nr, CB_ARRAY_SIZE(want));
+	for (size_t i = 0; i < nr; i++)
+		assert_string_equal(cells[i].id, want[i]);
+	/*
+	 * 2 kernels x 2 settings x 2 workloads x 2 reps = 16 = 8 made + dd on host (2 workloads
+	 * x 2 reps) + big on vm under base and dd (2 settings x 2 reps)
+	 */
+	assert_int_equal(cb_matrix_skipped(cfg, cfg->reps, why, sizeof(why)), 8);
+	assert_string_equal(why, "setting 'dd' runs only on kernel vm (4 cells); workload 'big' "
+				 "runs only on kernel host (4 cells)");
+	free(cells);
+	cb_config_free(cfg);
+	cfg = cb_config_load(write_cfg("wk2.ini", "[kernel a]\n[setting s]\n"
+				       "vm.compaction_proactiveness = 0\n[workload w]\n"
+				       "demand = idle\nkernels = b\n"), err, sizeof(err));
+	assert_null(cfg);
+	assert_non_null(strstr(err, "wk2.ini:6: [workload w] key 'kernels': no [kernel b] "
+				    "(kernels: a)"));
+}
+
 /* `config check` prints the cell list and the skipped count */
 static void test_cli_check_skipped(void **state)
 {
@@ -437,7 +483,8 @@ int main(void)
 		cmocka_unit_test(test_good_file),     cmocka_unit_test(test_phase_argv),
 		cmocka_unit_test(test_bad_inputs),    cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_cli_exit_2),    cmocka_unit_test(test_matrix_order),
-		cmocka_unit_test(test_matrix_kernels), cmocka_unit_test(test_cli_check_skipped),
+		cmocka_unit_test(test_matrix_kernels), cmocka_unit_test(test_matrix_workload_kernels),
+		cmocka_unit_test(test_cli_check_skipped),
 		cmocka_unit_test(test_shipped_configs_parse), cmocka_unit_test(test_ssh_kernel),
 		cmocka_unit_test(test_readme_matches_tables),
 	};
