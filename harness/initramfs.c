@@ -34,6 +34,8 @@ static const char init_script[] =
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t tracefs tracefs /sys/kernel/tracing\n"
 	"mount -t tmpfs tmpfs /tmp\n"
+	/* kernel-demand's tcp path connects to 127.0.0.1: loopback must be up (no other NIC) */
+	"ip link set lo up || ifconfig lo 127.0.0.1 up\n"
 	"echo \"" CB_INIT_UP_LINE " $(cat /proc/uptime)\"\n"
 	"mkdir -p /mnt/results\n"
 	"if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 " CB_9P_TAG " /mnt/results; then\n"
