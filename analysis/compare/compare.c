@@ -274,7 +274,8 @@ static int parse_kernels(const char *arg, struct cb_side *sides)
 
 	memset(sides, 0, 2 * sizeof(*sides));
 	if (!comma || comma == arg || !comma[1] || strchr(comma + 1, ',') ||
-	    comma - arg >= (long)sizeof(sides[0].kernel) || strlen(comma + 1) >= sizeof(sides[1].kernel))
+	    comma - arg >= (long)sizeof(sides[0].kernel) ||
+	    strlen(comma + 1) >= sizeof(sides[1].kernel))
 		return -1;
 	snprintf(sides[0].kernel, sizeof(sides[0].kernel), "%.*s", (int)(comma - arg), arg);
 	snprintf(sides[1].kernel, sizeof(sides[1].kernel), "%s", comma + 1);

@@ -289,6 +289,8 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 	struct colstat c50 = { 0 }, c99 = { 0 }, cst = { 0 }, cthp = { 0 }, c1k = { 0 }, cpct;
 	size_t stalls = 0, pos2m = 0, posfree = 0;
 	bool cost_moved = false;
+	static const char zero_cost[] = "set xrange [-1:1]\nset yrange [-1:1]\nset label 1 "
+					"\"no stalls avoided, no CPU spent\" at graph 0.5,0.25 center\n";
 	FILE *free2m, *freeo;
 
 	if (cb_path(path, sizeof(path), "%s/stall-cdf.dat", dir) < 0 || !(cdf = fopen(path, "w")))
@@ -389,8 +391,7 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 				    "plot 'cost.dat' using 2:3 with points pt 7 ps 1.5 title 'candidate vs its "
 				    "baseline', '' using 2:3:1 with labels offset 0,1 notitle\n"
 				    "unset label 1\nset xrange [*:*]\nset yrange [*:*]\n", ext,
-				charts[5].title, cost_moved ? "" : "set xrange [-1:1]\nset yrange [-1:1]\n"
-				"set label 1 \"no stalls avoided, no CPU spent\" at graph 0.5,0.25 center\n");
+				charts[5].title, cost_moved ? "" : zero_cost);
 		fprintf(gp, "set style data lines\n"
 			    "set xlabel 'time since the first sample of the cell (s)'\n"
 			    "set ylabel 'free MiB in blocks >= 2 MiB'\n");
