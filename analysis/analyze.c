@@ -57,12 +57,39 @@ static void usage(FILE *f)
 		fprintf(f, "  %-20s %s\n", left, opts[i].help);
 	}
 	fprintf(f, "\nexit status: 0 done, 1 some cells left out (not complete; listed), 2 bad input\n"
-		"(a missing or corrupt file: the other cells are still analyzed) or usage\n");
+		"(a missing or corrupt file: the other cells are still analyzed) or usage.\n"
+		"Cells of a kernel not booted yet (run.json's \"pending\") are listed as pending,\n"
+		"not left out, and do not change the exit status: booted into that kernel,\n"
+		"`run CONFIG -o DIR --resume` runs them.\n");
 }
 
 int cb_analyze_cell(const char *cell_dir, char *err, size_t errlen)
 {
 	return cb_summarize_cell(cell_dir, NULL, err, errlen);
+}
+
+bool cb_cell_pending(struct json_object *run, const char *kernel, const char *cell_dir,
+		     char *why, size_t whylen)
+{
+	struct json_object *pending, *e, *k;
+	char path[PATH_MAX];
+
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0 || access(path, F_OK) == 0 ||
+	    errno != ENOENT)
+		return false;
+	if (json_object_object_get_ex(run, "pending", &pending) &&
+	    json_object_is_type(pending, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(pending); i++) {
+			e = json_object_array_get_idx(pending, i);
+			if (json_object_object_get_ex(e, "kernel", &k) &&
+			    json_object_is_type(k, json_type_string) &&
+			    !strcmp(json_object_get_string(k), kernel)) {
+				snprintf(why, whylen, "pending (kernel %s not booted yet)", kernel);
+				return true;
+			}
+		}
+	}
+	return false;
 }
 
 static void print_value(FILE *out, const struct cb_values *v, int i)

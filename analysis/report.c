@@ -24,6 +24,7 @@
 struct cellrec {
 	char id[256], kernel[128], setting[128], workload[128];
 	bool ok;
+	bool pending;	/* not run yet, and not a failure (cb_cell_pending): @reason says why */
 	bool bad;	/* left out for bad input (missing or corrupt files), not for its status */
 	char reason[768];
 	struct cb_cell_summary sum;
@@ -227,6 +228,15 @@ static bool same_kw(const struct group *a, const struct group *b)
 	return !strcmp(a->kernel, b->kernel) && !strcmp(a->workload, b->workload);
 }
 
+/* whether the (kernel, workload) of @gs[@i] has an analyzed cell: else no table for it */
+static bool kw_analyzed(const struct group *gs, int ng, int i)
+{
+	for (int j = 0; j < ng; j++)
+		if (same_kw(&gs[j], &gs[i]) && gs[j].n)
+			return true;
+	return false;
+}
+
 static void reps_text(char *buf, size_t len, int a, int b)
 {
 	if (a == b)
@@ -317,9 +327,12 @@ static void copy(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src ? src : "");
 }
 
-/* analyze every cell of @cells into @recs; returns how many were left out */
-static int analyze_cells(const char *run_dir, struct json_object *cells, struct cellrec *recs,
-			 int n)
+/*
+ * analyze every cell of @cells (of the run.json @run) into @recs; returns how many were left
+ * out, and in *@pending how many are still to run
+ */
+static int analyze_cells(const char *run_dir, struct json_object *run, struct json_object *cells,
+			 struct cellrec *recs, int n, int *pending)
 {
 	char dir[PATH_MAX], err[768];
 	int i, left = 0, rc;
@@ -337,6 +350,10 @@ static int analyze_cells(const char *run_dir, struct json_object *cells, struct 
 				 i);
 		} else if (cb_path(dir, sizeof(dir), "%s/%s", run_dir, r->id) < 0) {
 			snprintf(r->reason, sizeof(r->reason), "%s: path too long", r->id);
+		} else if (cb_cell_pending(run, r->kernel, dir, r->reason, sizeof(r->reason))) {
+			r->pending = true;
+			++*pending;
+			continue;
 		} else if ((rc = cb_summarize_cell(dir, &r->sum, err, sizeof(err)))) {
 			/* name files relative to the run: the report must not depend on its path */
 			size_t dl = strlen(run_dir);
@@ -383,35 +400,72 @@ static int make_groups(struct cellrec *recs, int n, struct group *gs)
 	return ng;
 }
 
+/*
+ * the pending cells, one line per reason and kernel (a kernel not booted yet has all its
+ * cells pending: one line says it), to @txt and @md
+ */
+static void write_pending(FILE *txt, FILE *md, struct cellrec *recs, int n)
+{
+	int i, j, count;
+
+	fprintf(txt, "pending (not run yet; not failures, left out of every table):\n");
+	fprintf(md, "## Cells pending\n\nNot run yet; not failures, left out of every table.\n\n");
+	for (i = 0; i < n; i++) {
+		if (!recs[i].pending)
+			continue;
+		for (j = 0; j < i; j++)
+			if (recs[j].pending && !strcmp(recs[j].kernel, recs[i].kernel) &&
+			    !strcmp(recs[j].reason, recs[i].reason))
+				break;
+		if (j < i)
+			continue;
+		for (count = 0, j = i; j < n; j++)
+			count += recs[j].pending && !strcmp(recs[j].kernel, recs[i].kernel) &&
+				 !strcmp(recs[j].reason, recs[i].reason);
+		fprintf(txt, "  %d cell(s) of kernel %s, first %s: %s\n", count, recs[i].kernel,
+			recs[i].id, recs[i].reason);
+		fprintf(md, "- %d cell(s) of kernel `%s`, first `%s`: %s\n", count, recs[i].kernel,
+			recs[i].id, recs[i].reason);
+	}
+	fprintf(txt, "\n");
+	fprintf(md, "\n");
+}
+
 /* the tables, the cells left out and the verdicts, to @txt and (markdown) @md */
 static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struct group *gs,
-			 int ng, int left)
+			 int ng, int left, int pending)
 {
 	bool many_kernels = false;
-	int i, j, verdicts = 0;
+	int i, j, verdicts = 0, done = n - left - pending;
+	char pend[64] = "";
 
 	for (i = 1; i < ng; i++)
 		many_kernels |= strcmp(gs[i].kernel, gs[0].kernel) != 0;
-	fprintf(txt, "%d cells, %d analyzed, %d left out\n\n", n, n - left, left);
-	fprintf(md, "%d cells, %d analyzed, %d left out. Direct compaction stalls come from "
+	if (pending)
+		snprintf(pend, sizeof(pend), ", %d pending", pending);
+	fprintf(txt, "%d cells, %d analyzed, %d left out%s\n\n", n, done, left, pend);
+	fprintf(md, "%d cells, %d analyzed, %d left out%s. Direct compaction stalls come from "
 		"tracepoints (analysis/README.md); p50/p99 are GSL quantiles of each cell's stalls, "
-		"every column is the median over repetitions.\n\n## Results\n\n", n, n - left, left);
+		"every column is the median over repetitions.\n\n## Results\n\n", n, done, left,
+		pend);
 	for (i = 0; i < ng; i++) {
 		for (j = 0; j < i; j++)
 			if (same_kw(&gs[j], &gs[i]))
 				break;
-		if (j == i) {
+		if (j == i && kw_analyzed(gs, ng, i)) {
 			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, cols, NCOLS,
 				    false);
 			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, cost_cols,
 				    NCOST, true);
 		}
 	}
+	if (pending)
+		write_pending(txt, md, recs, n);
 	fprintf(md, "## Cells left out\n\n");
 	if (left) {
 		fprintf(txt, "left out:\n");
 		for (i = 0; i < n; i++) {
-			if (recs[i].ok)
+			if (recs[i].ok || recs[i].pending)
 				continue;
 			fprintf(txt, "  %s: %s\n", recs[i].id[0] ? recs[i].id : "?", recs[i].reason);
 			fprintf(md, "- `%s`: %s\n", recs[i].id[0] ? recs[i].id : "?", recs[i].reason);
@@ -452,7 +506,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 	struct cellrec *recs = NULL;
 	struct group *gs = NULL;
 	size_t md_len = 0;
-	int n, ng = 0, left, i, ret = -1;
+	int n, ng = 0, left, pending = 0, i, ret = -1;
 	FILE *md;
 
 	if (cb_path(path, sizeof(path), "%s/run.json", run_dir) < 0) {
@@ -478,7 +532,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: out of memory", run_dir);
 		goto out;
 	}
-	left = analyze_cells(run_dir, cells, recs, n);
+	left = analyze_cells(run_dir, run, cells, recs, n, &pending);
 	ng = make_groups(recs, n, gs);
 	if (ng < 0) {
 		snprintf(err, errlen, "%s: out of memory", run_dir);
@@ -491,7 +545,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 			jstr(run, "config_sha256") ? jstr(run, "config_sha256") : "",
 			jstr(run, "config_sha256") ? ")" : "",
 			jstr(run, "tool_version") ? jstr(run, "tool_version") : "unknown");
-	write_report(out, md, recs, n, gs, ng, left);
+	write_report(out, md, recs, n, gs, ng, left, pending);
 	if (fclose(md)) {
 		md = NULL;
 		snprintf(err, errlen, "%s: out of memory", run_dir);

@@ -268,26 +268,50 @@ static struct json_object *pair_json(const struct cb_run_data *ra, const struct 
 	return o;
 }
 
+/* "BASE,CAND" into the kernels of two sides */
+static int parse_kernels(const char *arg, struct cb_side *sides)
+{
+	const char *comma = strchr(arg, ',');
+
+	memset(sides, 0, 2 * sizeof(*sides));
+	if (!comma || comma == arg || !comma[1] || strchr(comma + 1, ',') ||
+	    comma - arg >= (long)sizeof(sides[0].kernel) ||
+	    strlen(comma + 1) >= sizeof(sides[1].kernel))
+		return -1;
+	snprintf(sides[0].kernel, sizeof(sides[0].kernel), "%.*s", (int)(comma - arg), arg);
+	snprintf(sides[1].kernel, sizeof(sides[1].kernel), "%s", comma + 1);
+	return 0;
+}
+
 static const char usage[] =
 	"usage: compactbench compare DIR_A [DIR_B...] [--format text|md|json] [--confidence C]\n"
+	"       compactbench compare DIR --kernels BASE,CAND [--format ...] [--confidence C]\n"
 	"\n"
 	"Every metric of summary.json, baseline against each candidate: medians over\n"
 	"repetitions, delta %, bootstrap CI of the difference (seeded: same runs, same numbers),\n"
 	"Mann-Whitney p; '*' marks a change significant at the confidence level. Repetitions\n"
 	"are the unit. With one run, every setting is compared with its first setting; with\n"
 	"more, DIR_A is the baseline and each other run the candidate, groups paired by setting\n"
-	"and workload. 'Direct compaction avoided' has its own section; drift across\n"
-	"repetitions is reported when significant.\n"
+	"and workload. With --kernels, kernel BASE of the one run DIR is the baseline and\n"
+	"kernel CAND the candidate, groups paired by setting and workload (the A/B of `run\n"
+	"--resume` across a reboot, or a matrix of two kernels). 'Direct compaction avoided'\n"
+	"has its own section; drift across repetitions is reported when significant. Cells\n"
+	"not run yet (a kernel not booted yet: run.json's \"pending\") are listed as pending,\n"
+	"not as failures.\n"
 	"\n"
-	"  --format F       text (default, fixed width), md or json\n"
-	"  --confidence C   0.95 by default\n";
+	"  --format F         text (default, fixed width), md or json\n"
+	"  --confidence C     0.95 by default\n"
+	"  --kernels B,C      compare kernel C against kernel B within the one run DIR\n";
 
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' }, { "confidence", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
+		{ "kernels", required_argument, NULL, 'k' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
 	};
+	struct cb_side sides[2];
+	const char *kernels = NULL;
 	struct cb_run_data runs[MAX_RUNS];
 	const struct cb_group *base[MAX_PAIRS], *cand[MAX_PAIRS];
 	struct json_object *all = NULL;
@@ -320,6 +344,9 @@ int cmd_compare(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'k':
+			kernels = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -332,16 +359,36 @@ int cmd_compare(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
+	if (kernels && (argc - optind != 1 || parse_kernels(kernels, sides) < 0)) {
+		fprintf(stderr, "compactbench compare: --kernels '%s': two kernels BASE,CAND of one "
+				"run DIR\n", kernels);
+		return 2;
+	}
 	if (cb_runs_load_all(argv + optind, argc - optind, runs, "compare") < 0)
 		return 2;
 	nr = argc - optind;
+	for (int k = 0; kernels && k < 2; k++) {
+		char err[1024];
+
+		sides[k].rd = &runs[0];
+		if (cb_side_check(&sides[k], err, sizeof(err)) < 0) {
+			fprintf(stderr, "compactbench compare: --kernels: %s\n", err);
+			cb_run_free(&runs[0]);
+			return 2;
+		}
+	}
 	if (f == FMT_JSON)
 		all = json_object_new_array();
 	for (int k = nr == 1 ? 0 : 1; k < nr; k++) {
 		const struct cb_run_data *ra = &runs[0], *rb = nr == 1 ? &runs[0] : &runs[k];
-		size_t np = cb_runs_pair(ra, nr == 1 ? NULL : rb, base, cand, MAX_PAIRS);
+		size_t np = kernels ? cb_sides_pair(&sides[0], &sides[1], base, cand, MAX_PAIRS) :
+			    cb_runs_pair(ra, nr == 1 ? NULL : rb, base, cand, MAX_PAIRS);
 
-		if (!np)
+		if (!np && kernels)
+			fprintf(stderr, "compactbench compare: %s: kernels %s and %s share no complete "
+					"(setting, workload) to compare\n", ra->dir, sides[0].kernel,
+				sides[1].kernel);
+		else if (!np)
 			fprintf(stderr, "compactbench compare: %s and %s share no (setting, workload) "
 					"to compare\n", ra->dir, rb->dir);
 		for (size_t i = 0; i < np; i++) {
@@ -350,6 +397,14 @@ int cmd_compare(int argc, char **argv)
 			else
 				print_pair(stdout, f, ra, rb, base[i], cand[i], conf);
 		}
+	}
+	/* what could not be compared because it has not run yet (stderr named it too) */
+	for (int k = 0; f != FMT_JSON && k < nr; k++) {
+		struct cb_side whole = { .rd = &runs[k] };
+
+		if (runs[k].npending)
+			printf("\n%s", f == FMT_MD ? "**Pending** (not compared yet)\n\n" : "");
+		cb_side_print_pending(stdout, f == FMT_MD ? "- pending: " : "pending: ", &whole);
 	}
 	if (all)
 		printf("%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));

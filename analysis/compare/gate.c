@@ -26,7 +26,7 @@ enum { GATE_PASS = 0, GATE_REGRESSION = 1, GATE_BAD_INPUT = 2, GATE_INCONCLUSIVE
 #define MAX_PAIRS 256
 
 static const char usage[] =
-	"usage: compactbench gate --baseline DIR[:SETTING] --candidate DIR[:SETTING] [--metric M]...\n"
+	"usage: compactbench gate --baseline DIR[:SEL] --candidate DIR[:SEL] [--metric M]...\n"
 	"                         [--max-regress 10%] [--confidence 0.95] [--min-reps 4]\n"
 	"                         [--allow-lost]\n"
 	"\n"
@@ -34,9 +34,16 @@ static const char usage[] =
 	"(setting, workload) says why. A metric regresses when the candidate is worse by more\n"
 	"than --max-regress and the change is significant at --confidence. Inconclusive: fewer\n"
 	"than --min-reps repetitions, lost trace events (unless --allow-lost), different\n"
-	"configs or workloads, or a cell that failed.\n"
-	"DIR:SETTING takes only that setting's cells of a run, so two settings of one run can\n"
-	"be gated against each other.\n"
+	"configs or workloads, a cell that failed, or a side whose cells are all pending.\n"
+	"Cells of a kernel not booted yet (run.json's \"pending\") are no failures: the gate\n"
+	"rules on the complete groups and lists the pending ones.\n"
+	"SEL takes part of a run, so two parts of one run can be gated against each other:\n"
+	"  DIR:SETTING           that setting's cells (every kernel; paired by kernel)\n"
+	"  DIR:KERNEL/           that kernel's cells (paired by setting and workload), for\n"
+	"                        the A/B of two kernels in one run: --baseline DIR:base/\n"
+	"                        --candidate DIR:patched/\n"
+	"  DIR:KERNEL/SETTING    that kernel's cells of that setting\n"
+	"A name the run does not have is bad input.\n"
 	"Default metrics: dc_stall_p99_ns and dc_stall_total_ns. --min-reps is 4 because the\n"
 	"exact two-sided rank test cannot reach p < 0.05 with 3 repetitions a side (its\n"
 	"smallest p is then 0.1).\n";
@@ -139,12 +146,22 @@ static int parse(int argc, char **argv, struct gate_opts *o)
 	return -1;
 }
 
+/* whether side @s has cells that wait for their kernel */
+static bool side_pending(const struct cb_side *s)
+{
+	for (size_t i = 0; i < s->rd->npending; i++)
+		if (cb_side_has(s, s->rd->pending[i].kernel, s->rd->pending[i].setting))
+			return true;
+	return false;
+}
+
 /* reasons the runs cannot carry a verdict; prints each, returns whether any */
-static bool structurally_inconclusive(const struct gate_opts *o, const struct cb_run_data *a,
-				      const struct cb_run_data *b, size_t np,
+static bool structurally_inconclusive(const struct gate_opts *o, const struct cb_side *sa,
+				      const struct cb_side *sb, size_t np,
 				      const struct cb_group *const *base,
 				      const struct cb_group *const *cand)
 {
+	const struct cb_run_data *a = sa->rd, *b = sb->rd;
 	bool bad = false;
 
 	if (strcmp(a->config_sha256, b->config_sha256)) {
@@ -157,7 +174,13 @@ static bool structurally_inconclusive(const struct gate_opts *o, const struct cb
 		       a->failed + b->failed, a->failed ? a->failed_why : b->failed_why);
 		bad = true;
 	}
-	if (!np) {
+	if (!cb_side_groups(sa) || !cb_side_groups(sb)) {
+		printf("inconclusive: not enough data: the %s has no complete cell%s\n",
+		       !cb_side_groups(sa) ? "baseline" : "candidate",
+		       side_pending(!cb_side_groups(sa) ? sa : sb) ? " yet (its cells are pending)" :
+		       "");
+		bad = true;
+	} else if (!np) {
 		printf("inconclusive: the runs share no (setting, workload) to compare\n");
 		bad = true;
 	}
@@ -177,18 +200,25 @@ static bool structurally_inconclusive(const struct gate_opts *o, const struct cb
 }
 
 static int gate_metric(const struct gate_opts *o, const struct cb_group *a,
-		       const struct cb_group *b, int m)
+		       const struct cb_group *b, int m, bool kernels)
 {
 	const char *name = cb_metrics[m].name;
 	struct cb_cmp_row r;
-	char who[2 * 64 + 8];
+	char who[4 * 64 + 16], k[2 * 64 + 8] = "";
 	double rel;
 
-	/* "setting/workload", or "candidate vs baseline/workload" across settings */
+	/*
+	 * "setting/workload", or "candidate vs baseline/workload" across settings; the kernel
+	 * first where the gate has more than one: "B vs A: " across kernels, "A: " within one
+	 */
+	if (strcmp(a->kernel, b->kernel))
+		snprintf(k, sizeof(k), "%s vs %s: ", b->kernel, a->kernel);
+	else if (kernels)
+		snprintf(k, sizeof(k), "%s: ", a->kernel);
 	if (strcmp(a->setting, b->setting))
-		snprintf(who, sizeof(who), "%s vs %s/%s", b->setting, a->setting, a->workload);
+		snprintf(who, sizeof(who), "%s%s vs %s/%s", k, b->setting, a->setting, a->workload);
 	else
-		snprintf(who, sizeof(who), "%s/%s", a->setting, a->workload);
+		snprintf(who, sizeof(who), "%s%s/%s", k, a->setting, a->workload);
 
 	if (cb_compare_metric(a, b, m, o->conf, &r) < 0) {
 		printf("inconclusive: %s %s: no value in one of the runs\n", who, name);
@@ -210,26 +240,17 @@ static int gate_metric(const struct gate_opts *o, const struct cb_group *a,
 	return GATE_PASS;
 }
 
-/*
- * load DIR or DIR:SETTING; with a setting, only that setting's groups are kept, so two
- * settings of one run can be gated against each other (run does that at its end)
- */
-static int load_side(const char *spec, struct cb_run_data *rd, char *err, size_t errlen)
+/* load DIR[:SETTING|:KERNEL/|:KERNEL/SETTING] into @rd and the side @s of it */
+static int load_side(const char *spec, struct cb_run_data *rd, struct cb_side *s, char *err,
+		     size_t errlen)
 {
 	char dir[PATH_MAX];
-	const char *colon = strrchr(spec, ':');
 
-	snprintf(dir, sizeof(dir), "%s", spec);
-	if (colon && access(spec, F_OK) < 0)
-		dir[colon - spec] = '\0';
-	else
-		colon = NULL;
-	if (cb_run_load(dir, rd, err, errlen) < 0)
+	if (cb_side_spec(spec, dir, sizeof(dir), s, err, errlen) < 0 ||
+	    cb_run_load(dir, rd, err, errlen) < 0)
 		return -1;
-	if (!colon)
-		return 0;
-	if (!cb_run_keep_setting(rd, colon + 1)) {
-		snprintf(err, errlen, "%s: no setting '%s' in this run", dir, colon + 1);
+	s->rd = rd;
+	if (cb_side_check(s, err, errlen) < 0) {
 		cb_run_free(rd);
 		return -1;
 	}
@@ -241,37 +262,45 @@ int cmd_gate(int argc, char **argv)
 	struct gate_opts o = { .max_regress = 0.10, .conf = 0.95, .min_reps = 4 };
 	const struct cb_group *base[MAX_PAIRS], *cand[MAX_PAIRS];
 	struct cb_run_data a, b;
+	struct cb_side sa, sb;
 	char err[2048];
 	int rc, worst = GATE_PASS;
-	size_t np;
+	size_t np, pending;
 
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	if (load_side(o.base, &a, err, sizeof(err)) < 0) {
+	if (load_side(o.base, &a, &sa, err, sizeof(err)) < 0) {
 		fprintf(stderr, "compactbench gate: baseline: %s\n", err);
 		return GATE_BAD_INPUT;
 	}
-	if (load_side(o.cand, &b, err, sizeof(err)) < 0) {
+	if (load_side(o.cand, &b, &sb, err, sizeof(err)) < 0) {
 		fprintf(stderr, "compactbench gate: candidate: %s\n", err);
 		cb_run_free(&a);
 		return GATE_BAD_INPUT;
 	}
-	np = cb_runs_pair(&a, &b, base, cand, MAX_PAIRS);
-	if (structurally_inconclusive(&o, &a, &b, np, base, cand)) {
+	np = cb_sides_pair(&sa, &sb, base, cand, MAX_PAIRS);
+	/* cells not run yet are no failures: say which, gate on the rest */
+	pending = cb_side_print_pending(stdout, "pending, not gated: baseline ", &sa);
+	pending += cb_side_print_pending(stdout, "pending, not gated: candidate ", &sb);
+	if (structurally_inconclusive(&o, &sa, &sb, np, base, cand)) {
 		worst = GATE_INCONCLUSIVE;
 	} else {
 		for (size_t i = 0; i < np; i++) {
 			for (int k = 0; k < o.nm; k++) {
-				rc = gate_metric(&o, base[i], cand[i], o.metrics[k]);
+				rc = gate_metric(&o, base[i], cand[i], o.metrics[k],
+						 a.nkernels > 1 || b.nkernels > 1);
 				/* a regression outranks an inconclusive metric, which outranks a pass */
 				if (rc == GATE_REGRESSION || (rc == GATE_INCONCLUSIVE && worst == GATE_PASS))
 					worst = rc;
 			}
 		}
 	}
-	printf("gate: %s\n", worst == GATE_PASS ? "pass" : worst == GATE_REGRESSION ? "REGRESSION" :
-							 "inconclusive");
+	printf("gate: %s", worst == GATE_PASS ? "pass" : worst == GATE_REGRESSION ? "REGRESSION" :
+						       "inconclusive");
+	if (pending)
+		printf(" (%zu group(s) pending, not gated: listed above)", pending);
+	printf("\n");
 	cb_run_free(&a);
 	cb_run_free(&b);
 	return worst;

@@ -46,9 +46,10 @@ static const struct chart charts[] = {
 /*
  * samples.csv of @cell_dir summed over zones per sample time, as MiB per order, into @f
  * (one line per sample: seconds since the first sample, then orders 0..10); @only_2m
- * writes one column instead: MiB in blocks of order >= 9. Returns samples written.
+ * writes one column instead: MiB in blocks of order >= 9. Adds the values above 0 written
+ * to *@positive (a log scale shows nothing else). Returns samples written.
  */
-static int write_free(FILE *f, const char *cell_dir, bool only_2m)
+static int write_free(FILE *f, const char *cell_dir, bool only_2m, size_t *positive)
 {
 	char path[PATH_MAX], line[1024];
 	unsigned long long t, t0 = 0, cur = 0;
@@ -72,13 +73,17 @@ static int write_free(FILE *f, const char *cell_dir, bool only_2m)
 				t0 = cur;
 			fprintf(f, "%.3f", (cur - t0) / 1e9);
 			for (int o = 0; o < MAX_ORDERS; o++) {
-				if (!only_2m)
+				if (!only_2m) {
 					fprintf(f, " %.3f", mib[o]);
+					*positive += mib[o] > 0;
+				}
 				big += o >= 9 ? mib[o] : 0;
 				mib[o] = 0;
 			}
-			if (only_2m)
+			if (only_2m) {
 				fprintf(f, " %.3f", big);
+				*positive += big > 0;
+			}
 			fprintf(f, "\n");
 			n++;
 		}
@@ -185,7 +190,14 @@ static size_t write_cdf(FILE *f, const struct cb_group *g)
 	return n;
 }
 
-static void write_median_ci(FILE *f, const struct cb_group *g, int m, double scale)
+/* what a column of groups.dat holds: gnuplot refuses a chart with no point to draw */
+struct colstat {
+	size_t values;	 /* groups with a median */
+	size_t positive; /* of them above 0 (what a log scale can show) */
+};
+
+static void write_median_ci(FILE *f, const struct cb_group *g, int m, double scale,
+			    struct colstat *cs)
 {
 	double *v = calloc(g->n + 1, sizeof(double));
 	size_t n = m >= 0 ? cb_group_values(g, m, v) : 0;
@@ -195,6 +207,8 @@ static void write_median_ci(FILE *f, const struct cb_group *g, int m, double sca
 	if (n) {
 		med = cb_stats_median(v, n);
 		cb_stats_bootstrap_median(v, n, 0.95, CB_BOOTSTRAP_SEED, CB_BOOTSTRAP_ITERS, &ci);
+		cs->values++;
+		cs->positive += med > 0;
 	}
 	fprintf(f, " %g %g %g", med * scale, ci.lo * scale, ci.hi * scale);
 	free(v);
@@ -202,9 +216,10 @@ static void write_median_ci(FILE *f, const struct cb_group *g, int m, double sca
 
 /*
  * cost.dat: for each candidate and its baseline (cb_runs_pair), the extra background CPU
- * against the stall time avoided, medians over repetitions, in ms.
+ * against the stall time avoided, medians over repetitions, in ms; *@moved says whether a
+ * point is off (0, 0). Returns the points written.
  */
-static int write_cost(const char *dir, struct cb_run_data *runs, int nr)
+static int write_cost(const char *dir, struct cb_run_data *runs, int nr, bool *moved)
 {
 	const struct cb_group *base[256], *cand[256];
 	int mc = cb_metric_find("cpu_background_ns"), ms = cb_metric_find("dc_stall_total_ns");
@@ -226,6 +241,7 @@ static int write_cost(const char *dir, struct cb_run_data *runs, int nr)
 				continue;
 			fprintf(f, "\"%s vs %s\" %g %g\n", cand[i]->setting, base[i]->setting,
 				cpu / 1e6, avoided / 1e6);
+			*moved |= cpu != 0 || avoided != 0;
 			rows++;
 		}
 	}
@@ -241,6 +257,27 @@ static void empty_chart(FILE *gp, const char *file, const char *ext, const char 
 		    "center\nplot [0:1][0:1] NaN notitle\nunset label 1\n", file, ext, title, why);
 }
 
+/*
+ * a bar chart of groups.dat drawn by the gnuplot commands @plot: empty with @why when no
+ * group has a value, flat on [0:1] with @why as a note when every value is 0 (gnuplot finds
+ * no y range in all zeros), else as it is
+ */
+static void bar_chart(FILE *gp, const char *file, const char *ext, const char *title,
+		      const struct colstat *cs, const char *plot, const char *why)
+{
+	if (!cs->values) {
+		empty_chart(gp, file, ext, title, why);
+		return;
+	}
+	fprintf(gp, "set output '%s.%s'\nset title \"%s\"\n", file, ext, title);
+	if (cs->positive) {
+		fprintf(gp, "%s\n", plot);
+		return;
+	}
+	fprintf(gp, "set yrange [0:1]\nset label 1 \"%s\" at graph 0.5,0.5 center\n%s\n"
+		    "unset label 1\nset yrange [*:*]\n", why, plot);
+}
+
 /* the data files and the script; returns 0, or -1 with errno */
 static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 {
@@ -249,6 +286,11 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 	int idx = 0, m50 = cb_metric_find("dc_stall_p50_ns"), m99 = cb_metric_find("dc_stall_p99_ns");
 	int mst = cb_metric_find("dc_stalls"), mthp = cb_metric_find("wl_thp_success_rate");
 	int m1k = cb_metric_find("dc_stalls_per_1k_alloc"), nfree = 0, ncost, n2m = 0;
+	struct colstat c50 = { 0 }, c99 = { 0 }, cst = { 0 }, cthp = { 0 }, c1k = { 0 }, cpct;
+	size_t stalls = 0, pos2m = 0, posfree = 0;
+	bool cost_moved = false;
+	static const char zero_cost[] = "set xrange [-1:1]\nset yrange [-1:1]\nset label 1 "
+					"\"no stalls avoided, no CPU spent\" at graph 0.5,0.25 center\n";
 	FILE *free2m, *freeo;
 
 	if (cb_path(path, sizeof(path), "%s/stall-cdf.dat", dir) < 0 || !(cdf = fopen(path, "w")))
@@ -273,22 +315,22 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 			label(lab, sizeof(lab), &runs[r], nr, g);
 			/* the block's first line is its title (gnuplot's columnheader) */
 			fprintf(cdf, "\"%s (%s)\" \"fraction\"\n", lab, g->workload);
-			write_cdf(cdf, g);
+			stalls += write_cdf(cdf, g);
 			fprintf(bars, "\"%s (%s)\"", lab, g->workload);
-			write_median_ci(bars, g, m50, 1e-3);
-			write_median_ci(bars, g, m99, 1e-3);
-			write_median_ci(bars, g, mst, 1);
-			write_median_ci(bars, g, mthp, 100);
-			write_median_ci(bars, g, m1k, 1);
+			write_median_ci(bars, g, m50, 1e-3, &c50);
+			write_median_ci(bars, g, m99, 1e-3, &c99);
+			write_median_ci(bars, g, mst, 1, &cst);
+			write_median_ci(bars, g, mthp, 100, &cthp);
+			write_median_ci(bars, g, m1k, 1, &c1k);
 			fprintf(bars, "\n");
 			fprintf(free2m, "\"%s (%s)\" \"MiB\"\n", lab, g->workload);
 			if (g->n)
-				n2m += write_free(free2m, g->cell_dir[0], true);
+				n2m += write_free(free2m, g->cell_dir[0], true, &pos2m);
 			else
 				fprintf(free2m, "\n\n");
 			if (!nfree && g->n) {
 				fprintf(freeo, "# %s (%s), repetition %ld\n", lab, g->workload, g->rep[0]);
-				nfree = write_free(freeo, g->cell_dir[0], false);
+				nfree = write_free(freeo, g->cell_dir[0], false, &posfree);
 			}
 			idx++;
 		}
@@ -297,8 +339,14 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 	fclose(bars);
 	fclose(free2m);
 	fclose(freeo);
-	ncost = write_cost(dir, runs, nr);
-	/* one script, two terminals: the same charts as PNG and SVG */
+	ncost = write_cost(dir, runs, nr, &cost_moved);
+	/* a log scale shows neither 0 nor a missing value: p50 and p99 only where above 0 */
+	cpct.values = cpct.positive = c50.positive + c99.positive;
+	/*
+	 * one script, two terminals: the same charts as PNG and SVG. gnuplot stops at a chart
+	 * without a point or with all points on one value ("x range is invalid"): such a chart
+	 * is drawn empty or flat, with a note saying why (an idle workload stalls nowhere).
+	 */
 	fprintf(gp, "set key outside right top\nset grid\nset style fill solid 0.6\n"
 		    "set style data histograms\nset style histogram errorbars gap 1 lw 1\n");
 	for (int t = 0; t < 2; t++) {
@@ -306,53 +354,66 @@ static int write_files(const char *dir, struct cb_run_data *runs, int nr)
 
 		fprintf(gp, "set terminal %s size 1000,600 %s\n", t ? "svg" : "pngcairo",
 			t ? "dynamic" : "");
-		fprintf(gp, "set output 'stall-cdf.%s'\nset title \"%s\"\nset logscale x\n"
-			    "set xlabel 'stall latency (us, log scale)'\nset ylabel 'fraction of stalls'\n"
-			    "set yrange [0:1]\nset xtics norotate\nplot for [i=0:%d] 'stall-cdf.dat' index i "
-			    "using 1:2 with steps lw 2 title columnheader(1)\nunset logscale x\n"
-			    "set yrange [*:*]\nset xtics rotate by -30\n",
-			ext, charts[0].title, idx - 1);
-		fprintf(gp, "set output 'stall-pct.%s'\nset title \"%s\"\nset xlabel ''\n"
-			    "set ylabel 'stall latency (us, log scale)'\nset logscale y\nplot 'groups.dat' "
-			    "using 2:3:4:xtic(1) title 'p50', '' using 5:6:7 title 'p99'\n"
-			    "unset logscale y\n", ext, charts[1].title);
-		fprintf(gp, "set output 'stall-count.%s'\nset title \"%s\"\n"
-			    "set ylabel 'stalls per repetition (count)'\nplot 'groups.dat' using "
-			    "8:9:10:xtic(1) title 'direct-compaction stalls'\n", ext, charts[2].title);
-		fprintf(gp, "set output 'thp-success.%s'\nset title \"%s\"\n"
-			    "set ylabel 'THP success (%%)'\nset yrange [0:100]\nplot 'groups.dat' using "
-			    "11:12:13:xtic(1) title 'regions backed by a huge page'\nset yrange [*:*]\n",
-			ext, charts[3].title);
-		fprintf(gp, "set output 'stall-per-1k.%s'\nset title \"%s\"\n"
-			    "set ylabel 'stalls per 1000 order>0 allocations'\nplot 'groups.dat' using "
-			    "14:15:16:xtic(1) title 'direct-compaction stalls per 1000'\n", ext,
-			charts[4].title);
+		fprintf(gp, "set xtics norotate\n");
+		if (!stalls)
+			empty_chart(gp, "stall-cdf", ext, charts[0].title, "no stalls in these runs: "
+				    "no latency to draw");
+		else
+			fprintf(gp, "set output 'stall-cdf.%s'\nset title \"%s\"\nset logscale x\n"
+				    "set xlabel 'stall latency (us, log scale)'\n"
+				    "set ylabel 'fraction of stalls'\nset yrange [0:1]\nplot for [i=0:%d] "
+				    "'stall-cdf.dat' index i using 1:2 with steps lw 2 title "
+				    "columnheader(1)\nunset logscale x\nset yrange [*:*]\n",
+				ext, charts[0].title, idx - 1);
+		fprintf(gp, "set xtics rotate by -30\nset xlabel ''\n"
+			    "set ylabel 'stall latency (us, log scale)'\n");
+		bar_chart(gp, "stall-pct", ext, charts[1].title, &cpct, "set logscale y\n"
+			  "plot 'groups.dat' using 2:3:4:xtic(1) title 'p50', '' using 5:6:7 title "
+			  "'p99'\nunset logscale y", "no stalls in these runs: no latency to draw");
+		fprintf(gp, "set ylabel 'stalls per repetition (count)'\n");
+		bar_chart(gp, "stall-count", ext, charts[2].title, &cst, "plot 'groups.dat' using "
+			  "8:9:10:xtic(1) title 'direct-compaction stalls'", "no stalls");
+		fprintf(gp, "set ylabel 'THP success (%%)'\nset yrange [0:100]\n");
+		bar_chart(gp, "thp-success", ext, charts[3].title, &cthp, "plot 'groups.dat' using "
+			  "11:12:13:xtic(1) title 'regions backed by a huge page'",
+			  "no THP success rate (thp-demand counts its huge pages)");
+		fprintf(gp, "set yrange [*:*]\nset ylabel 'stalls per 1000 order>0 allocations'\n");
+		bar_chart(gp, "stall-per-1k", ext, charts[4].title, &c1k, "plot 'groups.dat' using "
+			  "14:15:16:xtic(1) title 'direct-compaction stalls per 1000'", "no stalls");
+		fprintf(gp, "set xtics norotate\n");
 		if (!ncost)
 			empty_chart(gp, "cost", ext, charts[5].title, "no candidate with CPU and stall "
 				    "figures to set against a baseline");
 		else
-			fprintf(gp, "set output 'cost.%s'\nset title \"%s\"\nset xtics norotate\n"
-				    "set xlabel 'background CPU (kcompactd+khugepaged+policy), candidate - baseline (ms)'\n"
-				    "set ylabel 'stall time avoided, baseline - candidate (ms)'\n"
+			fprintf(gp, "set output 'cost.%s'\nset title \"%s\"\n"
+				    "set xlabel 'background CPU (kcompactd+khugepaged+policy), "
+				    "candidate - baseline (ms)'\n"
+				    "set ylabel 'stall time avoided, baseline - candidate (ms)'\n%s"
 				    "plot 'cost.dat' using 2:3 with points pt 7 ps 1.5 title 'candidate vs its "
-				    "baseline', '' using 2:3:1 with labels offset 0,1 notitle\n", ext,
-				charts[5].title);
-		fprintf(gp, "set xtics norotate\n");
+				    "baseline', '' using 2:3:1 with labels offset 0,1 notitle\n"
+				    "unset label 1\nset xrange [*:*]\nset yrange [*:*]\n", ext,
+				charts[5].title, cost_moved ? "" : zero_cost);
+		fprintf(gp, "set style data lines\n"
+			    "set xlabel 'time since the first sample of the cell (s)'\n"
+			    "set ylabel 'free MiB in blocks >= 2 MiB'\n");
 		if (!n2m)
 			empty_chart(gp, "free-2m", ext, charts[6].title, "no samples.csv in these runs");
 		else
-			fprintf(gp, "set output 'free-2m.%s'\nset title \"%s\"\nset style data lines\n"
-				    "set xlabel 'time since the first sample of the cell (s)'\n"
-				    "set ylabel 'free MiB in blocks >= 2 MiB'\nplot for [i=0:%d] 'free-2m.dat' "
-				    "index i using 1:2 lw 2 title columnheader(1)\n", ext, charts[6].title, idx - 1);
-		if (!nfree)
-			empty_chart(gp, "free-orders", ext, charts[7].title, "no samples.csv in these runs");
+			fprintf(gp, "set output 'free-2m.%s'\nset title \"%s\"\n%splot for [i=0:%d] "
+				    "'free-2m.dat' index i using 1:2 lw 2 title columnheader(1)\n"
+				    "unset label 1\nset yrange [*:*]\n", ext, charts[6].title,
+				pos2m ? "" : "set yrange [0:1]\nset label 1 \"no free blocks of 2 MiB or "
+				"larger\" at graph 0.5,0.5 center\n", idx - 1);
+		fprintf(gp, "set ylabel 'free MiB (log scale)'\n");
+		if (!nfree || !posfree)
+			empty_chart(gp, "free-orders", ext, charts[7].title, !nfree ?
+				    "no samples.csv in these runs" : "no free memory in the samples");
 		else
-			fprintf(gp, "set output 'free-orders.%s'\nset title \"%s\"\nset style data lines\n"
-				    "set ylabel 'free MiB (log scale)'\nset logscale y\nplot for [o=0:10] "
-				    "'free-orders.dat' using 1:(column(o+2) > 0 ? column(o+2) : NaN) lw 2 "
-				    "title sprintf('order %%d', o)\nunset logscale y\nset style data histograms\n"
-				    "set xtics rotate by -30\n", ext, charts[7].title);
+			fprintf(gp, "set output 'free-orders.%s'\nset title \"%s\"\nset logscale y\n"
+				    "plot for [o=0:10] 'free-orders.dat' using 1:(column(o+2) > 0 ? "
+				    "column(o+2) : NaN) lw 2 title sprintf('order %%d', o)\n"
+				    "unset logscale y\n", ext, charts[7].title);
+		fprintf(gp, "set style data histograms\n");
 	}
 	fclose(gp);
 	return 0;

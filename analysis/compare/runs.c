@@ -45,6 +45,44 @@ static struct cb_group *find_group(struct cb_run_data *rd, const char *k, const 
 	return g;
 }
 
+/* a name into a list of distinct names */
+static void add_name(char (**list)[64], size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*list)[i], name))
+			return;
+	*list = realloc(*list, (*n + 1) * sizeof(**list));
+	if (!*list)
+		abort();
+	snprintf((*list)[(*n)++], sizeof(**list), "%s", name);
+}
+
+/* a cell not run yet into its group's pending count */
+static void add_pending(struct cb_run_data *rd, const char *k, const char *s, const char *w,
+			const char *why)
+{
+	struct cb_pending *p;
+
+	for (size_t i = 0; i < rd->npending; i++) {
+		p = &rd->pending[i];
+		if (!strcmp(p->kernel, k) && !strcmp(p->setting, s) && !strcmp(p->workload, w) &&
+		    !strcmp(p->why, why)) {
+			p->n++;
+			return;
+		}
+	}
+	rd->pending = realloc(rd->pending, (rd->npending + 1) * sizeof(*rd->pending));
+	if (!rd->pending)
+		abort();
+	p = &rd->pending[rd->npending++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->kernel, sizeof(p->kernel), "%s", k);
+	snprintf(p->setting, sizeof(p->setting), "%s", s);
+	snprintf(p->workload, sizeof(p->workload), "%s", w);
+	snprintf(p->why, sizeof(p->why), "%s", why);
+	p->n = 1;
+}
+
 static void fail_cell(struct cb_run_data *rd, const char *id, const char *why)
 {
 	if (!rd->failed++)
@@ -152,8 +190,14 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 			cb_run_free(rd);
 			return -1;
 		}
+		add_name(&rd->kernels, &rd->nkernels, k);
+		add_name(&rd->settings, &rd->nsettings, s);
 		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", dir, id) < 0)
 			continue;
+		if (cb_cell_pending(run, k, cell_dir, why, sizeof(why))) {
+			add_pending(rd, k, s, w, why);
+			continue;
+		}
 		sum = cell_summary(cell_dir, why, sizeof(why), &bad);
 		if (!sum && bad) {
 			snprintf(err, errlen, "%s", why);
@@ -172,6 +216,28 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 	return 0;
 }
 
+/* one line per kernel and reason: "DIR: N cell(s) pending (kernel K not booted yet)" */
+static void print_pending_kernels(const struct cb_run_data *rd, const char *cmd)
+{
+	for (size_t i = 0; i < rd->npending; i++) {
+		size_t j, n = 0;
+
+		for (j = 0; j < i; j++)
+			if (!strcmp(rd->pending[j].kernel, rd->pending[i].kernel) &&
+			    !strcmp(rd->pending[j].why, rd->pending[i].why))
+				break;
+		if (j < i)
+			continue;
+		for (j = i; j < rd->npending; j++)
+			if (!strcmp(rd->pending[j].kernel, rd->pending[i].kernel) &&
+			    !strcmp(rd->pending[j].why, rd->pending[i].why))
+				n += rd->pending[j].n;
+		fprintf(stderr, "compactbench %s: %s: %zu cell(s) of kernel %s %s: not failures; "
+			"in the comparison once they have run\n", cmd, rd->dir, n,
+			rd->pending[i].kernel, rd->pending[i].why);
+	}
+}
+
 int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const char *cmd)
 {
 	char err[2048];
@@ -186,6 +252,7 @@ int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const c
 		if (runs[i].failed)
 			fprintf(stderr, "compactbench %s: %s: %zu cell(s) left out, first: %s\n", cmd,
 				runs[i].dir, runs[i].failed, runs[i].failed_why);
+		print_pending_kernels(&runs[i], cmd);
 	}
 	return 0;
 }
@@ -207,20 +274,102 @@ void cb_run_free(struct cb_run_data *rd)
 	free(rd->groups);
 	rd->groups = NULL;
 	rd->ng = 0;
+	free(rd->pending);
+	rd->pending = NULL;
+	rd->npending = 0;
+	free(rd->kernels);
+	rd->kernels = NULL;
+	rd->nkernels = 0;
+	free(rd->settings);
+	rd->settings = NULL;
+	rd->nsettings = 0;
 }
 
-size_t cb_run_keep_setting(struct cb_run_data *rd, const char *setting)
+int cb_side_spec(const char *spec, char *dir, size_t dirlen, struct cb_side *s, char *err,
+		 size_t errlen)
 {
-	size_t k = 0;
+	const char *colon = strrchr(spec, ':'), *sel, *slash;
 
-	for (size_t i = 0; i < rd->ng; i++) {
-		if (strcmp(rd->groups[i].setting, setting))
-			free_group(&rd->groups[i]);
-		else
-			rd->groups[k++] = rd->groups[i];
+	memset(s, 0, sizeof(*s));
+	if (!colon || access(spec, F_OK) == 0) {
+		snprintf(dir, dirlen, "%s", spec);
+		return 0;
 	}
-	rd->ng = k;
-	return k;
+	snprintf(dir, dirlen, "%.*s", (int)(colon - spec), spec);
+	sel = colon + 1;
+	slash = strchr(sel, '/');
+	if (!*sel || (slash && (slash == sel || strchr(slash + 1, '/'))) ||
+	    strlen(sel) >= sizeof(s->kernel)) {
+		snprintf(err, errlen, "'%s': after DIR: a SETTING, KERNEL/ or KERNEL/SETTING", spec);
+		return -1;
+	}
+	if (slash) {
+		snprintf(s->kernel, sizeof(s->kernel), "%.*s", (int)(slash - sel), sel);
+		snprintf(s->setting, sizeof(s->setting), "%s", slash + 1);
+	} else {
+		snprintf(s->setting, sizeof(s->setting), "%s", sel);
+	}
+	return 0;
+}
+
+static int check_name(const char *dir, const char *what, const char *name, char (*list)[64],
+		      size_t n, char *err, size_t errlen)
+{
+	size_t o;
+
+	if (!*name)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return 0;
+	o = snprintf(err, errlen, "%s: no %s '%s' in this run (it has:", dir, what, name);
+	for (size_t i = 0; i < n && o < errlen; i++)
+		o += snprintf(err + o, errlen - o, " %s", list[i]);
+	if (o < errlen)
+		snprintf(err + o, errlen - o, ")");
+	return -1;
+}
+
+int cb_side_check(const struct cb_side *s, char *err, size_t errlen)
+{
+	const struct cb_run_data *rd = s->rd;
+
+	if (check_name(rd->dir, "kernel", s->kernel, rd->kernels, rd->nkernels, err, errlen) < 0 ||
+	    check_name(rd->dir, "setting", s->setting, rd->settings, rd->nsettings, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+bool cb_side_has(const struct cb_side *s, const char *kernel, const char *setting)
+{
+	return (!*s->kernel || !strcmp(s->kernel, kernel)) &&
+	       (!*s->setting || !strcmp(s->setting, setting));
+}
+
+size_t cb_side_print_pending(FILE *out, const char *prefix, const struct cb_side *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->rd->npending; i++) {
+		const struct cb_pending *p = &s->rd->pending[i];
+
+		if (!cb_side_has(s, p->kernel, p->setting))
+			continue;
+		fprintf(out, "%s%s:%s/%s workload %s: %zu cell(s) %s\n", prefix, s->rd->dir,
+			p->kernel, p->setting, p->workload, p->n, p->why);
+		n++;
+	}
+	return n;
+}
+
+size_t cb_side_groups(const struct cb_side *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->rd->ng; i++)
+		n += s->rd->groups[i].n && cb_side_has(s, s->rd->groups[i].kernel,
+						       s->rd->groups[i].setting);
+	return n;
 }
 
 size_t cb_group_values(const struct cb_group *g, int m, double *out)
@@ -233,9 +382,68 @@ size_t cb_group_values(const struct cb_group *g, int m, double *out)
 	return n;
 }
 
+/* whether runs @a and @b list the same kernels (in any order) */
+static bool same_kernels(const struct cb_run_data *a, const struct cb_run_data *b)
+{
+	size_t i, j;
+
+	if (a->nkernels != b->nkernels)
+		return false;
+	for (i = 0; i < a->nkernels; i++) {
+		for (j = 0; j < b->nkernels; j++)
+			if (!strcmp(a->kernels[i], b->kernels[j]))
+				break;
+		if (j == b->nkernels)
+			return false;
+	}
+	return true;
+}
+
+size_t cb_sides_pair(const struct cb_side *a, const struct cb_side *b,
+		     const struct cb_group **base, const struct cb_group **cand, size_t max)
+{
+	bool any_setting = *a->setting && *b->setting;
+	bool any_kernel = (*a->kernel && *b->kernel) || !same_kernels(a->rd, b->rd);
+	const struct cb_group *ga, *gb, *only_a = NULL, *only_b = NULL;
+	size_t n = 0, i, j, na = 0, nb = 0;
+
+	for (i = 0; i < a->rd->ng; i++)
+		if (cb_side_has(a, a->rd->groups[i].kernel, a->rd->groups[i].setting)) {
+			only_a = &a->rd->groups[i];
+			na++;
+		}
+	for (j = 0; j < b->rd->ng; j++)
+		if (cb_side_has(b, b->rd->groups[j].kernel, b->rd->groups[j].setting)) {
+			only_b = &b->rd->groups[j];
+			nb++;
+		}
+	if (na == 1 && nb == 1) {
+		base[0] = only_a;
+		cand[0] = only_b;
+		return max ? 1 : 0;
+	}
+	for (i = 0; i < a->rd->ng; i++) {
+		ga = &a->rd->groups[i];
+		if (!cb_side_has(a, ga->kernel, ga->setting))
+			continue;
+		for (j = 0; j < b->rd->ng && n < max; j++) {
+			gb = &b->rd->groups[j];
+			if (!cb_side_has(b, gb->kernel, gb->setting) ||
+			    strcmp(ga->workload, gb->workload) ||
+			    (!any_setting && strcmp(ga->setting, gb->setting)) ||
+			    (!any_kernel && strcmp(ga->kernel, gb->kernel)))
+				continue;
+			base[n] = ga;
+			cand[n++] = gb;
+		}
+	}
+	return n;
+}
+
 size_t cb_runs_pair(const struct cb_run_data *a, const struct cb_run_data *b,
 		    const struct cb_group **base, const struct cb_group **cand, size_t max)
 {
+	struct cb_side sa = { .rd = a }, sb = { .rd = b };
 	size_t n = 0, i, j;
 
 	if (!b) {
@@ -253,17 +461,5 @@ size_t cb_runs_pair(const struct cb_run_data *a, const struct cb_run_data *b,
 		}
 		return n;
 	}
-	if (a->ng == 1 && b->ng == 1) {
-		base[0] = &a->groups[0];
-		cand[0] = &b->groups[0];
-		return max ? 1 : 0;
-	}
-	for (i = 0; i < a->ng; i++)
-		for (j = 0; j < b->ng; j++)
-			if (!strcmp(a->groups[i].setting, b->groups[j].setting) &&
-			    !strcmp(a->groups[i].workload, b->groups[j].workload) && n < max) {
-				base[n] = &a->groups[i];
-				cand[n++] = &b->groups[j];
-			}
-	return n;
+	return cb_sides_pair(&sa, &sb, base, cand, max);
 }

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "metrics.h"
 
@@ -21,6 +22,13 @@ struct cb_group {
 	bool lost;		   /* a cell of the group lost trace events */
 };
 
+/* the cells of one (kernel, setting, workload) that have not run yet (cb_cell_pending) */
+struct cb_pending {
+	char kernel[64], setting[64], workload[64];
+	size_t n;
+	char why[160];		   /* "pending (kernel K not booted yet)" */
+};
+
 struct cb_run_data {
 	char dir[PATH_MAX];
 	char config_sha256[80];
@@ -30,6 +38,21 @@ struct cb_run_data {
 	size_t cells;		   /* cells listed in run.json */
 	size_t failed;		   /* cells without a usable summary (failed, incomplete, bad) */
 	char failed_why[1024];	   /* the first of them and why */
+	struct cb_pending *pending; /* cells not run yet, not failures, per group */
+	size_t npending;
+	char (*kernels)[64];	   /* every kernel and setting run.json names, in order */
+	size_t nkernels;
+	char (*settings)[64];
+	size_t nsettings;
+};
+
+/*
+ * One side of a comparison: the groups of a run of one kernel and/or one setting ("" for
+ * every one), from DIR, DIR:SETTING, DIR:KERNEL/ or DIR:KERNEL/SETTING.
+ */
+struct cb_side {
+	const struct cb_run_data *rd;
+	char kernel[64], setting[64];
 };
 
 /*
@@ -42,8 +65,8 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 
 /*
  * cb_runs_load_all - cb_run_load each of the @n directories in @dirs into @runs; names
- * cells left out on stderr, prefixed "compactbench @cmd:". Returns 0, or -1 after printing
- * the error (nothing stays allocated then).
+ * cells left out and cells pending on stderr, prefixed "compactbench @cmd:". Returns 0, or
+ * -1 after printing the error (nothing stays allocated then).
  */
 int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const char *cmd);
 
@@ -51,10 +74,31 @@ int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const c
 void cb_run_free(struct cb_run_data *rd);
 
 /*
- * cb_run_keep_setting - drop every group whose setting is not @setting; returns how many
- * groups are left
+ * cb_side_spec - split @spec, DIR[:SELECTOR], into @dir and @s's kernel and setting:
+ * SELECTOR is SETTING, KERNEL/ or KERNEL/SETTING. A spec that names an existing path is a
+ * DIR as it is (a directory may have ':' in its name). Returns 0, or -1 with @err.
  */
-size_t cb_run_keep_setting(struct cb_run_data *rd, const char *setting);
+int cb_side_spec(const char *spec, char *dir, size_t dirlen, struct cb_side *s, char *err,
+		 size_t errlen);
+
+/*
+ * cb_side_check - whether @s's kernel and setting are named by its run's run.json; 0, or -1
+ * with "DIR: no kernel 'K' in this run (it has: ...)" in @err
+ */
+int cb_side_check(const struct cb_side *s, char *err, size_t errlen);
+
+/* cb_side_has - whether the group of @kernel and @setting belongs to side @s */
+bool cb_side_has(const struct cb_side *s, const char *kernel, const char *setting);
+
+/*
+ * cb_side_print_pending - one line per pending group of side @s to @out, "@prefix" first:
+ * "DIR:KERNEL/SETTING workload W: N cell(s) pending (kernel K not booted yet)". Returns
+ * how many groups.
+ */
+size_t cb_side_print_pending(FILE *out, const char *prefix, const struct cb_side *s);
+
+/* cb_side_groups - how many analyzed groups (with at least one repetition) side @s has */
+size_t cb_side_groups(const struct cb_side *s);
 
 /*
  * cb_group_values - the non-null values of metric @m in @g, in rep order, into @out
@@ -64,11 +108,21 @@ size_t cb_group_values(const struct cb_group *g, int m, double *out);
 
 /*
  * cb_runs_pair - the baseline and candidate groups to compare: with one run, every other
- * setting of a (kernel, workload) against its first setting; with two runs, the groups
- * of the same setting and workload (kernel names may differ: that is the A/B), or the
- * only group of each when each run has one. Fills up to @max pairs; returns how many.
+ * setting of a (kernel, workload) against its first setting; with two runs, as
+ * cb_sides_pair of the two whole runs. Fills up to @max pairs; returns how many.
  */
 size_t cb_runs_pair(const struct cb_run_data *a, const struct cb_run_data *b,
 		    const struct cb_group **base, const struct cb_group **cand, size_t max);
+
+/*
+ * cb_sides_pair - baseline groups of side @a against candidate groups of side @b: the same
+ * workload; the same setting unless both sides name one (DIR:s1 against DIR:s2); the same
+ * kernel unless both sides name one (DIR:k1/ against DIR:k2/: two kernels of one run) or
+ * the two runs list different kernels (two run directories of differently named kernels:
+ * that is the A/B); or the only group of each when each side has one. Fills up to @max
+ * pairs; returns how many.
+ */
+size_t cb_sides_pair(const struct cb_side *a, const struct cb_side *b,
+		     const struct cb_group **base, const struct cb_group **cand, size_t max);
 
 #endif

@@ -451,6 +451,53 @@ static void test_run_dir(void **state)
 	}
 }
 
+/*
+ * a run filled one boot at a time (`run --resume`): kernel other's cells wait for that
+ * kernel to be booted (run.json "pending"); they are listed as pending, not as cells left
+ * out, and do not change the exit status; a cell of another kernel that is not pending and
+ * has no directory is still left out
+ */
+static void test_pending_kernel(void **state)
+{
+	char run[] = "/tmp/cb-test-pending-XXXXXX", *out, *md;
+
+	assert_non_null(mkdtemp(run));
+	put(run, "run.json",
+	    "{ \"schema\": 1, \"complete\": false, \"pending\": [ { \"kernel\": \"other\", "
+	    "\"release\": \"0.0.0-not-booted\", \"booted\": \"6.1.0\", \"cells\": 2 } ], "
+	    "\"cells\": [" CELL("host.s0.wl.r1", "s0", 1, 0) ","
+	    "{ \"id\": \"other.s0.wl.r1\", \"kernel\": \"other\", \"setting\": \"s0\", "
+	    "\"workload\": \"wl\", \"rep\": 1, \"index\": 1 },"
+	    "{ \"id\": \"other.s0.wl.r2\", \"kernel\": \"other\", \"setting\": \"s0\", "
+	    "\"workload\": \"wl\", \"rep\": 2, \"index\": 2 } ] }\n");
+	make_cell(run, "host.s0.wl.r1", "s0", 1, "complete", stems[0], traces[0], 0);
+	out = run_report(run, 0, &md);
+	printf("%s\n----- report.md -----\n%s", out, md);
+	assert_non_null(strstr(out, "3 cells, 1 analyzed, 0 left out, 2 pending"));
+	assert_non_null(strstr(out, "  2 cell(s) of kernel other, first other.s0.wl.r1: pending "
+				    "(kernel other not booted yet)"));
+	assert_null(strstr(out, "left out:"));
+	assert_null(strstr(out, "cannot read"));
+	assert_non_null(strstr(md, "## Cells pending"));
+	assert_non_null(strstr(md, "## Cells left out\n\nnone"));
+	assert_non_null(strstr(out, "kernel host, workload wl"));
+	assert_null(strstr(out, "kernel other, workload wl"));
+	free(out);
+	free(md);
+
+	/* the same cells without the "pending" entry: a missing cell is left out, as before */
+	put(run, "run.json",
+	    "{ \"schema\": 1, \"complete\": false, \"cells\": [" CELL("host.s0.wl.r1", "s0", 1, 0)
+	    "," "{ \"id\": \"other.s0.wl.r1\", \"kernel\": \"other\", \"setting\": \"s0\", "
+	    "\"workload\": \"wl\", \"rep\": 1, \"index\": 1 } ] }\n");
+	out = run_report(run, 1, &md);
+	assert_non_null(strstr(out, "2 cells, 1 analyzed, 1 left out\n"));
+	assert_non_null(strstr(out, "other.s0.wl.r1: other.s0.wl.r1/meta.json: cannot read"));
+	free(out);
+	free(md);
+	assert_int_equal(cb_rm_rf(run), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_event_count_vs_report),
 		cmocka_unit_test(test_bad_traces),
 		cmocka_unit_test(test_run_dir),
+		cmocka_unit_test(test_pending_kernel),
 	};
 
 	fixtures = getenv("FIXTURES");

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_plot.c - `compactbench plot` draws every chart whatever the data: a run with no
+ * stalls at all (an idle workload: every count 0, no latency, no THP figure, no trace, no
+ * free 2 MiB block) gets each chart, empty or flat with a note, and exits 0, where gnuplot
+ * used to stop at "x range is invalid"; a run with stalls gets the charts without notes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "util.h"
+
+static char tmp[] = "/tmp/cb-test-plot-XXXXXX";
+
+static const char *const files[] = { "stall-cdf", "stall-pct", "stall-count", "thp-success",
+				     "stall-per-1k", "cost", "free-2m", "free-orders" };
+
+/*
+ * a run of settings a and b, 3 repetitions each, of workload idle; @stalls 0 writes the
+ * summary of a cell without any stall, else one with @stalls stalls of known latency.
+ * Each cell has a samples.csv whose free memory is all in orders 0..8 (no 2 MiB block).
+ */
+static const char *make_run(const char *name, int stalls)
+{
+	static char d[700];
+	char path[900], text[2048];
+	FILE *f;
+
+	snprintf(d, sizeof(d), "%s/%s", tmp, name);
+	cb_rm_rf(d);
+	assert_int_equal(cb_mkdir_p(d), 0);
+	snprintf(path, sizeof(path), "%s/run.json", d);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"schema\":1,\"config_sha256\":\"x\",\"cells\":[");
+	for (int i = 0; i < 6; i++)
+		fprintf(f, "%s{\"id\":\"host.%c.idle.r%d\",\"kernel\":\"host\",\"setting\":\"%c\","
+			   "\"workload\":\"idle\",\"rep\":%d}", i ? "," : "", 'a' + i / 3, i % 3 + 1,
+			'a' + i / 3, i % 3 + 1);
+	fprintf(f, "]}\n");
+	fclose(f);
+	for (int i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/host.%c.idle.r%d", d, 'a' + i / 3, i % 3 + 1);
+		assert_int_equal(cb_mkdir_p(path), 0);
+		if (stalls)
+			snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,\"metrics\":{"
+				 "\"dc_stalls\":%d,\"dc_stall_total_ns\":%d,\"dc_stall_p50_ns\":20000,"
+				 "\"dc_stall_p99_ns\":90000,\"dc_stalls_per_1k_alloc\":2.5,"
+				 "\"wl_thp_success_rate\":0.75,\"cpu_background_ns\":%d}}\n",
+				 stalls + i, (stalls + i) * 30000, 1000000 * (i / 3 + 1));
+		else
+			snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,\"metrics\":{"
+				 "\"dc_stalls\":0,\"dc_stall_total_ns\":0,\"dc_stall_p50_ns\":null,"
+				 "\"dc_stall_p99_ns\":null,\"dc_stalls_per_1k_alloc\":0,"
+				 "\"wl_thp_success_rate\":null,\"cpu_background_ns\":0}}\n");
+		snprintf(path, sizeof(path), "%s/host.%c.idle.r%d/summary.json", d, 'a' + i / 3,
+			 i % 3 + 1);
+		assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
+		/* two samples of one zone: 100 free pages of order 0, 10 of order 8, none above */
+		snprintf(text, sizeof(text), "t_ns,node,zone,present,score,weighted,node_score,"
+			 "o0,o1,o2,o3,o4,o5,o6,o7,o8,o9,o10\n"
+			 "1000000000,0,Normal,262144,0,0,0,100,0,0,0,0,0,0,0,10,0,0\n"
+			 "2000000000,0,Normal,262144,0,0,0,100,0,0,0,0,0,0,0,10,0,0\n");
+		snprintf(path, sizeof(path), "%s/host.%c.idle.r%d/samples.csv", d, 'a' + i / 3,
+			 i % 3 + 1);
+		assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
+	}
+	return d;
+}
+
+static int plot(const char *dir)
+{
+	char *argv[] = { "plot", (char *)dir, NULL };
+	FILE *saved = stdout;
+	int rc;
+
+	fflush(stdout);
+	stdout = fopen("/dev/null", "w");
+	rc = cmd_plot(2, argv);
+	fclose(stdout);
+	stdout = saved;
+	return rc;
+}
+
+/* whether @dir/charts/@file.svg says @text; every chart's PNG and SVG must be there */
+static bool chart_says(const char *dir, const char *file, const char *text)
+{
+	char path[900], *svg;
+	size_t len = 0;
+	bool says;
+
+	snprintf(path, sizeof(path), "%s/charts/%s.png", dir, file);
+	svg = cb_read_file(path, &len);
+	assert_non_null(svg);
+	assert_true(len > 1000);
+	free(svg);
+	snprintf(path, sizeof(path), "%s/charts/%s.svg", dir, file);
+	svg = cb_read_file(path, &len);
+	assert_non_null(svg);
+	assert_non_null(strstr(svg, "</svg>"));
+	says = strstr(svg, text) != NULL;
+	free(svg);
+	return says;
+}
+
+static bool have_gnuplot(void)
+{
+	char *path = getenv("PATH"), *copy, *dir, *save = NULL, exe[PATH_MAX];
+	bool found = false;
+
+	copy = strdup(path ? path : "/usr/bin:/bin");
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(exe, sizeof(exe), "%s/gnuplot", dir);
+		found = access(exe, X_OK) == 0;
+	}
+	free(copy);
+	return found;
+}
+
+static void test_no_stalls(void **state)
+{
+	const char *d;
+
+	if (!have_gnuplot())
+		skip();
+	d = make_run("idle", 0);
+	assert_int_equal(plot(d), 0);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		chart_says(d, files[i], "");
+	assert_true(chart_says(d, "stall-cdf", "no stalls in these runs"));
+	assert_true(chart_says(d, "stall-pct", "no stalls in these runs"));
+	assert_true(chart_says(d, "stall-count", "no stalls"));
+	assert_true(chart_says(d, "stall-per-1k", "no stalls"));
+	assert_true(chart_says(d, "thp-success", "no THP success rate"));
+	assert_true(chart_says(d, "cost", "no stalls avoided, no CPU spent"));
+	assert_true(chart_says(d, "free-2m", "no free blocks of 2 MiB or larger"));
+	/* order 0 and 8 have free memory: that chart has lines, no note */
+	assert_false(chart_says(d, "free-orders", "no free memory"));
+}
+
+static void test_with_stalls(void **state)
+{
+	const char *d;
+
+	if (!have_gnuplot())
+		skip();
+	d = make_run("busy", 10);
+	assert_int_equal(plot(d), 0);
+	assert_false(chart_says(d, "stall-pct", "no stalls"));
+	assert_false(chart_says(d, "stall-count", "no stalls"));
+	assert_false(chart_says(d, "stall-per-1k", "no stalls"));
+	assert_false(chart_says(d, "thp-success", "no THP"));
+	assert_false(chart_says(d, "cost", "no stalls avoided"));
+	/* no trace.dat in these cells: the CDF has no stall to draw and says so */
+	assert_true(chart_says(d, "stall-cdf", "no stalls in these runs"));
+}
+
+static int setup(void **state)
+{
+	return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	return cb_rm_rf(tmp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_stalls),
+		cmocka_unit_test(test_with_stalls),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
