@@ -19,6 +19,9 @@ static const char *const mthp_enabled[] = { "always", "inherit", "madvise", "nev
 const struct cb_knob cb_knobs[] = {
 	{ "vm.compaction_proactiveness", "/proc/sys/vm/compaction_proactiveness", CB_KNOB_INT, 0, 100,
 	  NULL, "proactive compaction: how hard kcompactd keeps the fragmentation score down (0 = off)" },
+	{ "vm.compaction_demand_driven", "/proc/sys/vm/compaction_demand_driven", CB_KNOB_INT, 0, 1,
+	  NULL, "demand-driven kcompactd: compact for the high-order demand the allocator saw (1 = on; "
+	  "only kernels with configs/kernels/patches/demand-kcompactd)" },
 	{ "vm.extfrag_threshold", "/proc/sys/vm/extfrag_threshold", CB_KNOB_INT, 0, 1000, NULL,
 	  "above this fragmentation index the kernel compacts rather than reclaims for high-order" },
 	{ "vm.watermark_boost_factor", "/proc/sys/vm/watermark_boost_factor", CB_KNOB_INT, 0, 1000000,
