@@ -424,7 +424,8 @@ static void test_cli_check_skipped(void **state)
 static void test_shipped_configs_parse(void **state)
 {
 	const char *src = getenv("SOURCE_ROOT");
-	const char *files[] = { "configs/default.ini", "tests/harness/smoke.ini" };
+	const char *files[] = { "configs/default.ini", "configs/policies.ini",
+				"configs/smoke-qemu.ini", "tests/harness/smoke.ini" };
 	char path[1024], err[1024];
 
 	if (!src)
@@ -438,6 +439,105 @@ static void test_shipped_configs_parse(void **state)
 			fail_msg("%s", err);
 		cb_config_free(cfg);
 	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "PROGRAM --a 1 --b 2": the options as sorted "--name value" pairs (their order is not argv's) */
+static char *joined_argv(const struct cb_phase *ph, bool quick)
+{
+	char **argv = cb_phase_argv(ph, ph->wl->name, quick), *out = NULL, *pairs[64];
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	for (size_t i = 1; argv[i] && argv[i + 1] && n < CB_ARRAY_SIZE(pairs); i += 2)
+		if (asprintf(&pairs[n++], "%s %s", argv[i], argv[i + 1]) < 0)
+			abort();
+	qsort(pairs, n, sizeof(*pairs), cmp_str);
+	fprintf(f, "%s", argv[0]);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, " %s", pairs[i]);
+		free(pairs[i]);
+	}
+	fclose(f);
+	cb_argv_free(argv);
+	return out;
+}
+
+/*
+ * configs/default.ini is the quick variant of configs/policies.ini: the same qemu kernels,
+ * the same settings, and each workload of policies.ini with the argv `run --quick` gives it.
+ */
+static void test_default_is_quick_policies(void **state)
+{
+	const char *src = getenv("SOURCE_ROOT");
+	struct cb_config *pol, *def;
+	char path[1024], err[1024];
+
+	if (!src)
+		skip();
+	snprintf(path, sizeof(path), "%s/configs/policies.ini", src);
+	pol = cb_config_load(path, err, sizeof(err));
+	if (!pol)
+		fail_msg("%s", err);
+	snprintf(path, sizeof(path), "%s/configs/default.ini", src);
+	def = cb_config_load(path, err, sizeof(err));
+	if (!def)
+		fail_msg("%s", err);
+	assert_int_equal(def->reps, pol->quick_reps);
+	for (size_t i = 0; i < pol->nr_kernels; i++) {
+		const struct cb_kernel *pk = &pol->kernels[i], *dk = NULL;
+
+		for (size_t j = 0; j < def->nr_kernels; j++)
+			if (!strcmp(def->kernels[j].name, pk->name))
+				dk = &def->kernels[j];
+		if (!dk)
+			fail_msg("default.ini lacks [kernel %s]", pk->name);
+		assert_int_equal(dk->target, pk->target);
+		assert_string_equal(dk->recipe, pk->recipe);
+		assert_string_equal(dk->memory, pk->memory);
+		assert_int_equal(dk->cpus, pk->cpus);
+	}
+	assert_int_equal(def->nr_settings, pol->nr_settings);
+	for (size_t i = 0; i < pol->nr_settings; i++) {
+		const struct cb_setting *ps = &pol->settings[i], *ds = &def->settings[i];
+
+		assert_string_equal(ds->name, ps->name);
+		assert_int_equal(ds->nr_knobs, ps->nr_knobs);
+		for (size_t k = 0; k < ps->nr_knobs; k++) {
+			assert_string_equal(ds->knobs[k].key, ps->knobs[k].key);
+			assert_string_equal(ds->knobs[k].value, ps->knobs[k].value);
+		}
+		assert_true(ds->wmark.period_s == ps->wmark.period_s);
+		assert_int_equal(ds->wmark.order, ps->wmark.order);
+		assert_int_equal(ds->wmark.count, ps->wmark.count);
+		for (size_t k = 0; ps->kernels && ps->kernels[k]; k++)
+			assert_string_equal(ds->kernels[k], ps->kernels[k]);
+	}
+	for (size_t i = 0; i < pol->nr_workloads; i++) {
+		const struct cb_workload *pw = &pol->workloads[i], *dw = &def->workloads[i];
+
+		assert_string_equal(dw->name, pw->name);
+		assert_true(dw->settle_s == pw->settle_s);
+		for (int p = 0; p < CB_NR_PHASES; p++) {
+			char *a, *b;
+
+			assert_true(!dw->phase[p].wl == !pw->phase[p].wl);
+			if (!pw->phase[p].wl)
+				continue;
+			assert_string_equal(dw->phase[p].wl->name, pw->phase[p].wl->name);
+			a = joined_argv(&pw->phase[p], true);
+			b = joined_argv(&dw->phase[p], false);
+			assert_string_equal(b, a);
+			free(a);
+			free(b);
+		}
+	}
+	cb_config_free(pol);
+	cb_config_free(def);
 }
 
 /* configs/README.md holds the reference generated from the tables, verbatim */
@@ -486,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_matrix_kernels), cmocka_unit_test(test_matrix_workload_kernels),
 		cmocka_unit_test(test_cli_check_skipped),
 		cmocka_unit_test(test_shipped_configs_parse), cmocka_unit_test(test_ssh_kernel),
+		cmocka_unit_test(test_default_is_quick_policies),
 		cmocka_unit_test(test_readme_matches_tables),
 	};
 
