@@ -118,36 +118,26 @@ int cb_cpu_snapshot(const char *root, char **text)
 int cb_cpu_parse(const char *text, struct cb_cpu_snap *out, int *bad_line)
 {
 	const char *p = text;
+	char line[256];
 	int ln = 0;
 
 	memset(out, 0, sizeof(*out));
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		char line[256];
+	while (cb_next_line(&p, line, sizeof(line), &ln)) {
 		struct cb_cpu_task *t;
 		unsigned long long ns;
-		size_t n = e ? (size_t)(e - p) : strlen(p);
 
-		ln++;
-		snprintf(line, sizeof(line), "%.*s", (int)n, p);
-		p = e ? e + 1 : p + n;
-		if (line[0] == '#' || !line[strspn(line, " \t\r")])
+		if (cb_line_skip(line))
 			continue;
 		if (out->n == CB_CPU_MAX_TASKS)
-			goto bad;
+			return cb_bad_line(bad_line, ln);
 		t = &out->t[out->n];
 		if (sscanf(line, "%d %31s %11s %llu", &t->pid, t->comm, t->source, &ns) != 4 ||
 		    t->pid <= 0)
-			goto bad;
+			return cb_bad_line(bad_line, ln);
 		t->ns = ns;
 		out->n++;
 	}
 	return 0;
-bad:
-	if (bad_line)
-		*bad_line = ln;
-	errno = EINVAL;
-	return -1;
 }
 
 void cb_cpu_delta(const struct cb_cpu_snap *b, const struct cb_cpu_snap *a, struct cb_cpu_delta *d)

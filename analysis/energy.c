@@ -158,62 +158,48 @@ int cb_energy_snapshot(const char *root, char **text, char *err, size_t errlen)
 int cb_energy_parse(const char *text, struct cb_energy_snap *out, int *bad_line)
 {
 	const char *p = text;
+	char line[256], extra;
 	int ln = 0;
 
 	memset(out, 0, sizeof(*out));
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
+	while (cb_next_line(&p, line, sizeof(line), &ln)) {
 		unsigned long long uj, max, t;
 		struct cb_energy_zone *z;
-		char line[256], extra;
 
-		ln++;
-		snprintf(line, sizeof(line), "%.*s", (int)n, p);
-		p = e ? e + 1 : p + n;
 		if (!strncmp(line, "# t_ns ", 7)) {
 			if (sscanf(line + 7, "%llu %c", &t, &extra) != 1)
-				goto bad;
+				return cb_bad_line(bad_line, ln);
 			out->t_ns = t;
 			continue;
 		}
-		if (line[0] == '#' || !line[strspn(line, " \t\r")])
+		if (cb_line_skip(line))
 			continue;
 		if (out->n == CB_ENERGY_MAX_ZONES)
-			goto bad;
+			return cb_bad_line(bad_line, ln);
 		z = &out->z[out->n];
 		if (sscanf(line, "%31s %31s %llu %llu %c", z->zone, z->name, &uj, &max,
 			   &extra) != 4 || !max || uj > max)
-			goto bad;
+			return cb_bad_line(bad_line, ln);
 		z->uj = uj;
 		z->max_uj = max;
 		out->n++;
 	}
 	return 0;
-bad:
-	if (bad_line)
-		*bad_line = ln;
-	errno = EINVAL;
-	return -1;
 }
 
 int cb_energy_csv_parse(const char *text, struct cb_energy_snap **snaps, int *bad_line)
 {
 	struct cb_energy_snap *s = NULL, *cur = NULL;
 	const char *p = text;
+	char line[256];
 	int ln = 0, n = 0;
 
 	*snaps = NULL;
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
+	while (cb_next_line(&p, line, sizeof(line), &ln)) {
 		unsigned long long t, uj, max;
-		char line[256], zone[32], name[32], extra;
+		char zone[32], name[32], extra;
 		struct cb_energy_zone *z;
 
-		ln++;
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		p = e ? e + 1 : p + len;
 		if (ln == 1) {
 			if (strcmp(line, "t_ns,zone,name,energy_uj,max_energy_range_uj"))
 				goto bad;
@@ -251,10 +237,7 @@ int cb_energy_csv_parse(const char *text, struct cb_energy_snap **snaps, int *ba
 	return n;
 bad:
 	free(s);
-	if (bad_line)
-		*bad_line = ln;
-	errno = EINVAL;
-	return -1;
+	return cb_bad_line(bad_line, ln);
 }
 
 uint64_t cb_energy_delta_uj(uint64_t before, uint64_t after, uint64_t max_uj)

@@ -12,20 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* the next line of @p into @line (NUL-terminated, truncated); returns the rest or NULL */
-static const char *next_line(const char *p, char *line, size_t len)
-{
-	const char *e;
-	size_t n;
-
-	if (!p || !*p)
-		return NULL;
-	e = strchr(p, '\n');
-	n = e ? (size_t)(e - p) : strlen(p);
-	snprintf(line, len, "%.*s", (int)n, p);
-	return e ? e + 1 : p + n;
-}
-
 static int is_blank(const char *s)
 {
 	return s[strspn(s, " \t\r")] == '\0';
@@ -37,12 +23,11 @@ int cb_buddyinfo_parse(const char *text, struct cb_zone_free *z, int max, int *b
 	const char *p = text;
 	int n = 0, ln = 0;
 
-	while ((p = next_line(p, line, sizeof(line)))) {
+	while (cb_next_line(&p, line, sizeof(line), &ln)) {
 		struct cb_zone_free *cz;
 		char *s, *end;
 		int used;
 
-		ln++;
 		if (is_blank(line))
 			continue;
 		if (n == max)
@@ -72,10 +57,7 @@ int cb_buddyinfo_parse(const char *text, struct cb_zone_free *z, int max, int *b
 	}
 	return n;
 bad:
-	if (bad_line)
-		*bad_line = ln;
-	errno = EINVAL;
-	return -1;
+	return cb_bad_line(bad_line, ln);
 }
 
 int cb_zoneinfo_parse(const char *text, struct cb_zone_info *z, int max, int *bad_line)
@@ -84,12 +66,11 @@ int cb_zoneinfo_parse(const char *text, struct cb_zone_info *z, int max, int *ba
 	const char *p = text;
 	int n = 0, ln = 0;
 
-	while ((p = next_line(p, line, sizeof(line)))) {
+	while (cb_next_line(&p, line, sizeof(line), &ln)) {
 		unsigned long long v;
 		int node;
 		char name[16];
 
-		ln++;
 		if (sscanf(line, "Node %d, zone %15s", &node, name) == 2) {
 			if (n == max)
 				goto bad;
@@ -116,10 +97,7 @@ int cb_zoneinfo_parse(const char *text, struct cb_zone_info *z, int max, int *ba
 		goto bad;
 	return n;
 bad:
-	if (bad_line)
-		*bad_line = ln;
-	errno = EINVAL;
-	return -1;
+	return cb_bad_line(bad_line, ln);
 }
 
 unsigned int cb_extfrag_for_order(const uint64_t *nr_free, int norders, int order)

@@ -334,39 +334,29 @@ int cb_pp_format(const struct cb_pp_snap *s, char **text)
 int cb_pp_parse(const char *text, struct cb_pp_snap *out, int *bad_line)
 {
 	const char *p = text;
+	char line[256], extra;
 	int ln = 0;
 
 	memset(out, 0, sizeof(*out));
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
+	while (cb_next_line(&p, line, sizeof(line), &ln)) {
 		struct cb_pp_counter *c;
 		unsigned long long count;
-		char line[256], extra;
 
-		ln++;
-		snprintf(line, sizeof(line), "%.*s", (int)n, p);
-		p = e ? e + 1 : p + n;
-		if (line[0] == '#' || !line[strspn(line, " \t\r")])
+		if (cb_line_skip(line))
 			continue;
 		if (out->n == CB_PP_MAX_COUNTERS)
-			goto bad;
+			return cb_bad_line(bad_line, ln);
 		c = &out->c[out->n];
 		if (sscanf(line, "%31s %d %llu %63s %15s %c", c->event, &c->cpu, &count,
 			   c->scale_text, c->unit, &extra) != 5 ||
 		    cb_pp_parse_scale(c->scale_text, &c->scale) < 0 || strcmp(c->unit, "Joules"))
-			goto bad;
+			return cb_bad_line(bad_line, ln);
 		c->count = count;
 		c->domain = !strcmp(c->event, "energy-pkg") ? CB_ENERGY_PKG :
 			    !strcmp(c->event, "energy-ram") ? CB_ENERGY_DRAM : -1;
 		out->n++;
 	}
 	return 0;
-bad:
-	if (bad_line)
-		*bad_line = ln;
-	errno = EINVAL;
-	return -1;
 }
 
 int cb_pp_delta(const struct cb_pp_snap *b, const struct cb_pp_snap *a,

@@ -338,6 +338,34 @@ int cb_parse_long(const char *s, long long min, long long max, long long *out)
 	return 0;
 }
 
+int cb_next_line(const char **p, char *line, size_t size, int *ln)
+{
+	const char *s = *p, *e;
+	size_t n;
+
+	if (!s || !*s)
+		return 0;
+	e = strchr(s, '\n');
+	n = e ? (size_t)(e - s) : strlen(s);
+	snprintf(line, size, "%.*s", (int)n, s);
+	*p = e ? e + 1 : s + n;
+	(*ln)++;
+	return 1;
+}
+
+bool cb_line_skip(const char *line)
+{
+	return line[0] == '#' || !line[strspn(line, " \t\r")];
+}
+
+int cb_bad_line(int *bad_line, int ln)
+{
+	if (bad_line)
+		*bad_line = ln;
+	errno = EINVAL;
+	return -1;
+}
+
 uint64_t cb_now_ns(void)
 {
 	struct timespec ts;

@@ -99,6 +99,25 @@ int cb_parse_duration(const char *s, double *out);
  */
 int cb_parse_long(const char *s, long long min, long long max, long long *out);
 
+/*
+ * cb_next_line - take the next line of @text for a line-by-line parser
+ * @p: where the rest of the text starts; moved past the line and its '\n'
+ * @line/@size: receives the line without its '\n' (a longer one is truncated to fit)
+ * @ln: the line number, counted up by one for each line taken
+ *
+ * Returns 1 if a line was taken, 0 at the end of the text (or if *@p is NULL).
+ */
+int cb_next_line(const char **p, char *line, size_t size, int *ln);
+
+/* cb_line_skip - whether @line is a comment ('#' first) or white space only */
+bool cb_line_skip(const char *line);
+
+/*
+ * cb_bad_line - the failure of a line parser: stores @ln in *@bad_line (if not NULL), sets
+ * errno to EINVAL and returns -1
+ */
+int cb_bad_line(int *bad_line, int ln);
+
 /* cb_now_ns - CLOCK_MONOTONIC in nanoseconds */
 uint64_t cb_now_ns(void);
 
