@@ -57,16 +57,10 @@ int cb_samples_parse(const char *text, uint64_t ws, uint64_t we, unsigned int *s
 	unsigned int cur = 0;
 	int ln = 0, n = 0, ct = -1, cs = -1;
 	bool have = false;
+	char line[2048];
 
 	*start = *end = *max = 0;
-	while (p && *p) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		char line[2048];
-
-		ln++;
-		snprintf(line, sizeof(line), "%.*s", (int)len, p);
-		p = e ? e + 1 : p + len;
+	while (cb_next_line(&p, line, sizeof(line), &ln)) {
 		if (!line[0])
 			continue;
 		if (ct < 0) {
@@ -101,10 +95,7 @@ int cb_samples_parse(const char *text, uint64_t ws, uint64_t we, unsigned int *s
 	}
 	return n;
 bad:
-	if (bad_line)
-		*bad_line = ln;
-	errno = EINVAL;
-	return -1;
+	return cb_bad_line(bad_line, ln);
 }
 
 /* read @cell_dir/@name; NULL with *@missing set when it does not exist */
@@ -149,35 +140,69 @@ static int read_pair(const char *cell_dir, const char *stem, char **b, char **a,
 	return -1;
 }
 
+/* a parser of one snapshot file's text (cb_cpu_parse, cb_pp_parse) behind a void * */
+typedef int (*snap_parse_fn)(const char *text, void *snap, int *bad_line);
+
+static int parse_cpu(const char *text, void *snap, int *bad_line)
+{
+	return cb_cpu_parse(text, snap, bad_line);
+}
+
+static int parse_pp(const char *text, void *snap, int *bad_line)
+{
+	return cb_pp_parse(text, snap, bad_line);
+}
+
+/*
+ * @stem.before and @stem.after read and parsed with @parse into *@snaps (malloc'ed: two of
+ * @size bytes, the before first). Returns 1, 0 when both files are missing, or -1 with @err
+ * naming the file and the line that is not "@shape".
+ */
+static int read_snaps(const char *cell_dir, const char *stem, snap_parse_fn parse, size_t size,
+		      const char *shape, void **snaps, char *err, size_t errlen)
+{
+	char *text[2], *s;
+	int r = read_pair(cell_dir, stem, &text[0], &text[1], err, errlen), line = 0;
+
+	*snaps = NULL;
+	if (r <= 0)
+		return r;
+	s = malloc(2 * size);
+	if (!s) {
+		snprintf(err, errlen, "%s: out of memory", cell_dir);
+		r = -1;
+	}
+	for (int i = 0; i < 2 && r > 0; i++) {
+		if (parse(text[i], s + i * size, &line)) {
+			snprintf(err, errlen, "%s/%s.%s: line %d: not \"%s\"", cell_dir, stem,
+				 i ? "after" : "before", line, shape);
+			r = -1;
+		}
+	}
+	free(text[0]);
+	free(text[1]);
+	if (r < 0) {
+		free(s);
+		return -1;
+	}
+	*snaps = s;
+	return 1;
+}
+
 static int read_cpu(const char *cell_dir, struct cb_agentdata *out, char *err, size_t errlen)
 {
-	struct cb_cpu_snap *sb = NULL, *sa = NULL;
-	char *b, *a;
-	int r = read_pair(cell_dir, "cpu", &b, &a, err, errlen), line = 0, ret = -1;
+	struct cb_cpu_snap *s;
+	void *snaps;
+	int r = read_snaps(cell_dir, "cpu", parse_cpu, sizeof(*s), "pid comm source ns", &snaps,
+			   err, errlen);
 
 	if (r <= 0)
 		return r;
-	sb = malloc(sizeof(*sb));
-	sa = malloc(sizeof(*sa));
-	if (!sb || !sa)
-		snprintf(err, errlen, "%s: out of memory", cell_dir);
-	else if (cb_cpu_parse(b, sb, &line))
-		snprintf(err, errlen, "%s/cpu.before: line %d: not \"pid comm source ns\"", cell_dir,
-			 line);
-	else if (cb_cpu_parse(a, sa, &line))
-		snprintf(err, errlen, "%s/cpu.after: line %d: not \"pid comm source ns\"", cell_dir,
-			 line);
-	else
-		ret = 0;
-	if (!ret) {
-		cb_cpu_delta(sb, sa, &out->cpu);
-		out->has_cpu = true;
-	}
-	free(sb);
-	free(sa);
-	free(b);
-	free(a);
-	return ret;
+	s = snaps;
+	cb_cpu_delta(&s[0], &s[1], &out->cpu);
+	out->has_cpu = true;
+	free(s);
+	return 0;
 }
 
 /* energy.before, energy.csv's readings, energy.after in time order (*@s malloc'ed) */
@@ -276,40 +301,30 @@ static int read_energy(const char *cell_dir, uint64_t ws, uint64_t we, struct cb
 
 static int read_perf(const char *cell_dir, struct cb_agentdata *out, char *err, size_t errlen)
 {
-	struct cb_pp_snap *sb = NULL, *sa = NULL;
-	char *b, *a, why[256];
-	int r = read_pair(cell_dir, "perf-power", &b, &a, err, errlen), line = 0, ret = -1;
+	struct cb_pp_snap *s;
+	char why[256];
+	void *snaps;
+	int r = read_snaps(cell_dir, "perf-power", parse_pp, sizeof(*s),
+			   "event cpu count scale Joules", &snaps, err, errlen);
 
 	if (r <= 0)
 		return r;
-	sb = malloc(sizeof(*sb));
-	sa = malloc(sizeof(*sa));
-	if (!sb || !sa)
-		snprintf(err, errlen, "%s: out of memory", cell_dir);
-	else if (cb_pp_parse(b, sb, &line))
-		snprintf(err, errlen, "%s/perf-power.before: line %d: not \"event cpu count scale "
-			 "Joules\"", cell_dir, line);
-	else if (cb_pp_parse(a, sa, &line))
-		snprintf(err, errlen, "%s/perf-power.after: line %d: not \"event cpu count scale "
-			 "Joules\"", cell_dir, line);
-	else if ((r = cb_pp_delta(sb, sa, out->perf_j, why, sizeof(why))) < 0)
+	s = snaps;
+	r = cb_pp_delta(&s[0], &s[1], out->perf_j, why, sizeof(why));
+	if (r < 0) {
 		snprintf(err, errlen, "%s/perf-power.after: %s", cell_dir, why);
-	else
-		ret = 0;
-	if (!ret) {
-		out->has_perf = true;
-		out->perf_counters = r;
-		for (int d = 0; d < CB_ENERGY_NR_DOMAINS; d++)
-			out->perf_total_j += out->perf_j[d];
-		for (int i = 0; i < sa->n; i++)
-			if (sa->c[i].domain >= 0)
-				out->perf_n[sa->c[i].domain]++;
+		free(s);
+		return -1;
 	}
-	free(sb);
-	free(sa);
-	free(b);
-	free(a);
-	return ret;
+	out->has_perf = true;
+	out->perf_counters = r;
+	for (int d = 0; d < CB_ENERGY_NR_DOMAINS; d++)
+		out->perf_total_j += out->perf_j[d];
+	for (int i = 0; i < s[1].n; i++)
+		if (s[1].c[i].domain >= 0)
+			out->perf_n[s[1].c[i].domain]++;
+	free(s);
+	return 0;
 }
 
 /* the measured figure: powercap, else perf-power, else none (modeled) */
