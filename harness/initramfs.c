@@ -5,6 +5,7 @@
  */
 #include "initramfs.h"
 #include "kernel_build.h"
+#include "ldd.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -141,34 +142,17 @@ static int add_file(struct cpio *c, const char *guest_path, const char *host_pat
 	return 0;
 }
 
-/* the shared libraries of @elf, as /usr/bin/ldd lists them, at the same paths */
-static int add_libs(struct cpio *c, const char *elf)
+/* a shared library of a program (cb_ldd_libs), at the same path */
+static int add_lib(const char *path, void *c)
 {
-	char *argv[] = { "ldd", (char *)elf, NULL }, out[8192], *line, *save = NULL;
-	int rc = cb_exec_capture(argv, out, sizeof(out));
-
-	if (rc != 0) /* a static program: "not a dynamic executable", exit 1 */
-		return 0;
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *path = strstr(line, "=> "), *end;
-
-		path = path ? path + 3 : line + strspn(line, " \t");
-		if (*path != '/')
-			continue; /* linux-vdso.so.1 has no file */
-		end = strchr(path, ' ');
-		if (end)
-			*end = '\0';
-		if (add_file(c, path, path) < 0)
-			return -1;
-	}
-	return 0;
+	return add_file(c, path, path);
 }
 
 static int add_program(struct cpio *c, const char *guest_path, const char *host_path)
 {
 	if (add_file(c, guest_path, host_path) < 0)
 		return -1;
-	return add_libs(c, host_path);
+	return cb_ldd_libs(host_path, add_lib, c);
 }
 
 static bool is_program(const char *path)

@@ -16,7 +16,7 @@
  * and restores them; a journal an agent could not replay (it was SIGKILLed too) is
  * replayed by `compactbench restore` there at the next prepare, and at teardown.
  */
-#include "kernel_build.h"
+#include "ldd.h"
 #include "meta.h"
 #include "shquote.h"
 #include "ssh.h"
@@ -148,25 +148,18 @@ static bool is_glibc(const char *path)
 	return false;
 }
 
-/* the libraries ldd lists for @elf, glibc's own left out (a static program has none) */
+/* a library cb_ldd_libs lists, glibc's own left out (a static program has none) */
+static int add_lib(const char *path, void *libs)
+{
+	if (!is_glibc(path))
+		files_add(libs, path);
+	return 0;
+}
+
+/* the libraries ldd lists for @elf, glibc's own left out */
 static void add_libs(struct files *libs, const char *elf)
 {
-	char *argv[] = { "ldd", (char *)elf, NULL }, out[8192], *line, *save = NULL;
-
-	if (cb_exec_capture(argv, out, sizeof(out)) != 0)
-		return;
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *path = strstr(line, "=> "), *end;
-
-		path = path ? path + 3 : line + strspn(line, " \t");
-		if (*path != '/')
-			continue; /* linux-vdso.so.1 has no file */
-		end = strchr(path, ' ');
-		if (end)
-			*end = '\0';
-		if (!is_glibc(path))
-			files_add(libs, path);
-	}
+	cb_ldd_libs(elf, add_lib, libs);
 }
 
 /*
