@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +24,6 @@
 
 static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand", "background",
 							      "companion" };
-
-static void set_err(struct cb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void set_err(struct cb_run *run, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(run->err, sizeof(run->err), fmt, ap);
-	va_end(ap);
-}
 
 /* copy a /proc file into the cell (atomically) */
 static int snapshot(struct cb_run *run, const char *cell_dir, const char *rel, const char *name)
@@ -49,12 +37,12 @@ static int snapshot(struct cb_run *run, const char *cell_dir, const char *rel, c
 		return -1;
 	data = cb_read_file(src, &len);
 	if (!data) {
-		set_err(run, "%s: cannot read: %s", src, strerror(errno));
+		cb_run_set_err(run, "%s: cannot read: %s", src, strerror(errno));
 		return -1;
 	}
 	ret = cb_write_file_atomic(dst, data, len);
 	if (ret < 0)
-		set_err(run, "%s: cannot write: %s", dst, strerror(errno));
+		cb_run_set_err(run, "%s: cannot write: %s", dst, strerror(errno));
 	free(data);
 	return ret;
 }
@@ -102,7 +90,7 @@ static int spawn_phase(struct cb_run *run, const struct cb_cell *cell, const cha
 	}
 	ret = cb_proc_spawn(proc, argv, out, err);
 	if (ret < 0)
-		set_err(run, "%s: cannot start: %s", prog, strerror(errno));
+		cb_run_set_err(run, "%s: cannot start: %s", prog, strerror(errno));
 	entry = json_object_new_object();
 	json_object_object_add(entry, "phase", json_object_new_string(phase_names[p]));
 	json_object_object_add(entry, "program", json_object_new_string(ph->wl->name));
@@ -125,15 +113,15 @@ static int wait_for(struct cb_run *run, struct cb_proc *const procs[], struct cb
 
 	while (!(want_ready ? p->ready : p->exited)) {
 		if (cb_interrupted) {
-			set_err(run, "interrupted while %s", what);
+			cb_run_set_err(run, "interrupted while %s", what);
 			return -1;
 		}
 		if (want_ready && p->exited) {
-			set_err(run, "%s ended before it said ready", what);
+			cb_run_set_err(run, "%s ended before it said ready", what);
 			return -1;
 		}
 		if (cb_now_ns() > deadline) {
-			set_err(run, "%s: timed out after %.0f s", what, timeout_s);
+			cb_run_set_err(run, "%s: timed out after %.0f s", what, timeout_s);
 			return -1;
 		}
 		cb_proc_pump(procs, CB_NR_PHASES, 100);
@@ -149,11 +137,11 @@ static int settle(struct cb_run *run, struct cb_proc *const procs[], struct cb_p
 
 	while (cb_now_ns() < end) {
 		if (cb_interrupted) {
-			set_err(run, "interrupted while settling");
+			cb_run_set_err(run, "interrupted while settling");
 			return -1;
 		}
 		if (frag->exited) {
-			set_err(run, "the fragmenter ended while settling");
+			cb_run_set_err(run, "the fragmenter ended while settling");
 			return -1;
 		}
 		cb_proc_pump(procs, CB_NR_PHASES, 100);
@@ -246,7 +234,7 @@ static int wmark_begin(struct cb_run *run, const struct cb_cell *cell, struct cb
 	wmark_opts(run, cell, &o);
 	*wm = cb_wmark_start(&o);
 	if (!*wm) {
-		set_err(run, "wmark policy: cannot start: %s", strerror(errno));
+		cb_run_set_err(run, "wmark policy: cannot start: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -273,11 +261,11 @@ static int wmark_end(struct cb_run *run, const struct cb_cell *cell, const char 
 		ret = cb_json_write_atomic(path, j);
 	json_object_put(j);
 	if (ret < 0) {
-		set_err(run, "%s/wmark.json: cannot write: %s", cell_dir, strerror(errno));
+		cb_run_set_err(run, "%s/wmark.json: cannot write: %s", cell_dir, strerror(errno));
 		return -1;
 	}
 	if (failed) {
-		set_err(run, "wmark policy: %s (after %llu checks)", st.err,
+		cb_run_set_err(run, "wmark policy: %s (after %llu checks)", st.err,
 			(unsigned long long)st.checks);
 		return -1;
 	}
@@ -327,15 +315,17 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 		return -1;
 	for (int p = CB_PHASE_DEMAND; p < CB_NR_PHASES; p += CB_PHASE_COMPANION - CB_PHASE_DEMAND) {
 		if (pr[p].pid > 0 && (!WIFEXITED(pr[p].status) || WEXITSTATUS(pr[p].status))) {
-			set_err(run, "%s: %s (see its .stderr in %s/workload)", w->phase[p].wl->name,
-				cb_proc_describe(&pr[p], how, sizeof(how)), cell_dir);
+			cb_run_set_err(run, "%s: %s (see its .stderr in %s/workload)",
+				       w->phase[p].wl->name,
+				       cb_proc_describe(&pr[p], how, sizeof(how)), cell_dir);
 			return -1;
 		}
 	}
 	for (int p = CB_PHASE_FRAGMENT; p <= CB_PHASE_BACKGROUND; p += CB_PHASE_BACKGROUND) {
 		if (pr[p].pid > 0 && pr[p].exited) {
-			set_err(run, "%s ended during the demand phase: %s", w->phase[p].wl->name,
-				cb_proc_describe(&pr[p], how, sizeof(how)));
+			cb_run_set_err(run, "%s ended during the demand phase: %s",
+				       w->phase[p].wl->name,
+				       cb_proc_describe(&pr[p], how, sizeof(how)));
 			return -1;
 		}
 	}
@@ -387,11 +377,12 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	if (cb_path(path, sizeof(path), "%s/workload", cell_dir) < 0 || cb_mkdir_p(path) < 0 ||
 	    cb_path(spool, sizeof(spool), "%s/.spool", cell_dir) < 0 || cb_mkdir_p(spool) < 0 ||
 	    cb_path(trace, sizeof(trace), "%s/trace.dat", cell_dir) < 0) {
-		set_err(run, "%s: cannot create the cell directory: %s", cell_dir, strerror(errno));
+		cb_run_set_err(run, "%s: cannot create the cell directory: %s", cell_dir,
+			       strerror(errno));
 		goto out;
 	}
 	if (cb_meta_write(cell_dir, meta, "incomplete", NULL) < 0) {
-		set_err(run, "%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
+		cb_run_set_err(run, "%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
 		goto out;
 	}
 	copts.events = (const char *const *)run->cfg->events;
@@ -400,7 +391,7 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	copts.spool_dir = spool;
 	col = cb_collector_start(&copts);
 	if (!col) {
-		set_err(run, "collector: %s", cb_collector_error(NULL));
+		cb_run_set_err(run, "collector: %s", cb_collector_error(NULL));
 		goto out;
 	}
 	/*
@@ -413,7 +404,7 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		goto out;
 	/* zoneinfo, pagetypeinfo, kcompactd/khugepaged CPU, energy; then samples.csv over time */
 	if (cb_snapshot_extra(cell_dir, run->root, "before") < 0) {
-		set_err(run, "sampler: %s", cb_sampler_error());
+		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;
 	}
 	/* powercap or perf's power PMU (perf-power.before), or neither: modeled */
@@ -422,7 +413,7 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		goto out;
 	smp = cb_sampler_start(cell_dir, run->root, 0);
 	if (!smp) {
-		set_err(run, "sampler: %s", cb_sampler_error());
+		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;
 	}
 	rc = run_phases(run, cell, cell_dir, pr, wl_meta, &wm);
@@ -439,13 +430,13 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	rc = cb_sampler_stop(smp);
 	smp = NULL;
 	if (rc < 0) {
-		set_err(run, "sampler: %s", cb_sampler_error());
+		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;
 	}
 	if (snapshots(run, cell_dir, "after") < 0)
 		goto out;
 	if (cb_snapshot_extra(cell_dir, run->root, "after") < 0) {
-		set_err(run, "sampler: %s", cb_sampler_error());
+		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;
 	}
 	if (cb_energy_rec_stop(erec, cell_dir, run->err, sizeof(run->err)) < 0)
@@ -455,13 +446,14 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	end_procs(pr);
 	for (int p = CB_PHASE_FRAGMENT; p < CB_NR_PHASES; p += CB_PHASE_BACKGROUND) {
 		if (pr[p].pid > 0 && !stopped_ok(&pr[p])) {
-			set_err(run, "%s: %s when stopped", cell->workload->phase[p].wl->name,
-				cb_proc_describe(&pr[p], how, sizeof(how)));
+			cb_run_set_err(run, "%s: %s when stopped",
+				       cell->workload->phase[p].wl->name,
+				       cb_proc_describe(&pr[p], how, sizeof(how)));
 			goto out;
 		}
 	}
 	if (cb_collector_stop(col, trace, &st) < 0) {
-		set_err(run, "collector: %s", cb_collector_error(col));
+		cb_run_set_err(run, "collector: %s", cb_collector_error(col));
 		goto out;
 	}
 	json_object_object_add(meta, "collector", collector_json(col, &st));
@@ -486,7 +478,7 @@ out:
 	/* an interrupted cell is incomplete (it may be re-run); anything else that failed, failed */
 	if (cb_meta_write(cell_dir, meta, ret == 0 ? "complete" : cb_interrupted ? "incomplete" : "failed",
 			  ret == 0 ? NULL : run->err) < 0 && ret == 0) {
-		set_err(run, "%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
+		cb_run_set_err(run, "%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
 		ret = -1;
 	}
 	json_object_put(meta);

@@ -28,6 +28,15 @@
 
 volatile sig_atomic_t cb_interrupted;
 
+void cb_run_set_err(struct cb_run *run, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(run->err, sizeof(run->err), fmt, ap);
+	va_end(ap);
+}
+
 void cb_log(const char *fmt, ...)
 {
 	va_list ap;

@@ -26,6 +26,9 @@ struct cb_run {
 	char err[2048];		      /* why the last step failed */
 };
 
+/* cb_run_set_err - printf into run->err, why the last step failed (truncated to fit) */
+void cb_run_set_err(struct cb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* set by SIGINT/SIGTERM; every loop that waits checks it */
 extern volatile sig_atomic_t cb_interrupted;
 

@@ -67,17 +67,6 @@ static int kidx(const struct cb_run *run, const struct cb_kernel *k)
 	return (int)(k - run->cfg->kernels);
 }
 
-static void set_err(struct cb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void set_err(struct cb_run *run, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(run->err, sizeof(run->err), fmt, ap);
-	va_end(ap);
-}
-
 /*
  * A remote command from @fmt: %q takes the next argument as one quoted shell word, %s as
  * is (our constant text only). The whole goes to /bin/sh -c as one more quoted word, so
@@ -179,7 +168,7 @@ static int gather(struct cb_run *run, struct files *bin, struct files *wls, stru
 		abort();
 	if (n < 0) {
 		fclose(f);
-		set_err(run, "/proc/self/exe: %s", strerror(errno));
+		cb_run_set_err(run, "/proc/self/exe: %s", strerror(errno));
 		return -1;
 	}
 	self[n] = '\0';
@@ -200,8 +189,8 @@ static int gather(struct cb_run *run, struct files *bin, struct files *wls, stru
 			}
 			if (access(prog, X_OK) < 0) {
 				fclose(f);
-				set_err(run, "workload program %s: %s (built? set COMPACTBENCH_WORKLOADS)",
-					prog, strerror(errno));
+				cb_run_set_err(run, "workload program %s: %s (built? set "
+					       "COMPACTBENCH_WORKLOADS)", prog, strerror(errno));
 				return -1;
 			}
 			files_add(wls, prog);
@@ -265,9 +254,9 @@ static int remote_init(struct cb_run *run, int i)
 	if (id)
 		sscanf(id, "cb-ssh: id %ld %255s", &uid, ss.hostname[i]);
 	if (uid != 0) {
-		set_err(run, "[kernel %s]: %s logs in as uid %ld: the ssh target needs root there "
-			 "(the agent sets sysctls and traces the kernel): host = root@...", k->name,
-			 k->host, uid);
+		cb_run_set_err(run, "[kernel %s]: %s logs in as uid %ld: the ssh target needs root "
+			       "there (the agent sets sysctls and traces the kernel): "
+			       "host = root@...", k->name, k->host, uid);
 		return -1;
 	}
 	return 0;
@@ -355,15 +344,15 @@ static int ssh_prepare(struct cb_run *run)
 		if (k->target != CB_TARGET_SSH)
 			continue;
 		if (i >= MAX_KERNELS) {
-			set_err(run, "the ssh target takes at most %d kernels", MAX_KERNELS);
+			cb_run_set_err(run, "the ssh target takes at most %d kernels", MAX_KERNELS);
 			return -1;
 		}
 		ss.ssh[i].k = k;
 		ss.config_sent[i] = false;
 		resolve_identity(run, k, ss.ssh[i].identity, sizeof(ss.ssh[i].identity));
 		if (ss.ssh[i].identity[0] && access(ss.ssh[i].identity, R_OK) < 0) {
-			set_err(run, "%s:%d: [kernel %s] identity %s: %s", run->cfg->path, k->line,
-				k->name, ss.ssh[i].identity, strerror(errno));
+			cb_run_set_err(run, "%s:%d: [kernel %s] identity %s: %s", run->cfg->path,
+				       k->line, k->name, ss.ssh[i].identity, strerror(errno));
 			return -1;
 		}
 		cb_log("ssh: [kernel %s] on %s:%s", k->name, k->host, k->remote_dir);
@@ -387,8 +376,8 @@ static int annotate(struct cb_run *run, const struct cb_cell *cell, const char *
 
 	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0 ||
 	    !(meta = json_object_from_file(path))) {
-		set_err(run, "%s: the agent on %s wrote no meta.json (see %s/ssh.log)", cell->id,
-			k->host, cell_dir);
+		cb_run_set_err(run, "%s: the agent on %s wrote no meta.json (see %s/ssh.log)",
+			       cell->id, k->host, cell_dir);
 		return -1;
 	}
 	o = json_object_new_object();
@@ -405,7 +394,7 @@ static int annotate(struct cb_run *run, const struct cb_cell *cell, const char *
 	snprintf(status, status_size, "%s", json_object_object_get_ex(meta, "status", &st) ?
 		 json_object_get_string(st) : "");
 	if (strcmp(status, "complete"))
-		set_err(run, "the agent on %s says %s: %s", k->host, status,
+		cb_run_set_err(run, "the agent on %s says %s: %s", k->host, status,
 			json_object_object_get_ex(meta, "error", &er) && er ?
 			json_object_get_string(er) : "(no error recorded)");
 	json_object_put(meta);
@@ -468,14 +457,14 @@ static int ssh_run_cell(struct cb_run *run, const struct cb_cell *cell, const ch
 	uint64_t t0;
 
 	if (!ss.prepared[i]) {
-		set_err(run, "[kernel %s]: the ssh target was not prepared", k->name);
+		cb_run_set_err(run, "[kernel %s]: the ssh target was not prepared", k->name);
 		return -1;
 	}
 	if (send_config(run, i) < 0)
 		return -1;
 	if (cb_mkdir_p(cell_dir) < 0 || cb_path(log, sizeof(log), "%s/ssh.log", cell_dir) < 0 ||
 	    (fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
-		set_err(run, "%s: %s", cell_dir, strerror(errno));
+		cb_run_set_err(run, "%s: %s", cell_dir, strerror(errno));
 		return -1;
 	}
 	io.log_fd = fd;
