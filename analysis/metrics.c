@@ -64,6 +64,14 @@ static bool g_alloc_hi(const struct cb_metric_in *in, int arg, double *v)
 	return true;
 }
 
+static bool g_alloc_hi_failed(const struct cb_metric_in *in, int arg, double *v)
+{
+	if (!in->st || !cb_stalls_recorded(in->st, "kmem:mm_page_alloc"))
+		return false;
+	*v = (double)in->st->alloc_hi_failed;
+	return true;
+}
+
 /* stalls per 1000 mm_page_alloc events of order > 0 in the window */
 static bool g_per_1k(const struct cb_metric_in *in, int arg, double *v)
 {
@@ -320,6 +328,9 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"attempts open when the ring buffer lost events: counted apart, not in dc_stalls"),
 	[CB_M_ALLOC_HI] = T("alloc_high_order", "count", NONE, g_alloc_hi,
 		"kmem:mm_page_alloc events of order > 0 in the window (failed ones included)"),
+	[CB_M_ALLOC_HI_FAILED] = T("alloc_high_order_failed", "count", LOWER, g_alloc_hi_failed,
+		"of those, the failed ones (no page): the caller fell back to smaller pages, e.g. "
+		"network buffers tried without direct reclaim, so no stall shows the shortage"),
 	[CB_M_DC_PER_1K_ALLOC] = T("dc_stalls_per_1k_alloc", "ratio", LOWER, g_per_1k,
 		"dc_stalls per 1000 alloc_high_order; null without mm_page_alloc"),
 	[CB_M_DC_STALL_P90_NS] = TA("dc_stall_p90_ns", "ns", LOWER, g_pct, CB_P90,
