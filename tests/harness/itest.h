@@ -61,6 +61,25 @@ static inline int itest_wait(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* KEY's value in the /proc/vmstat copy @cell/@file (vmstat.before, vmstat.after), or -1 */
+static inline long itest_vmstat(const char *cell, const char *file, const char *key)
+{
+	char path[1400], *text, *p;
+	size_t klen = strlen(key);
+	long v = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", cell, file);
+	text = cb_read_file(path, NULL);
+	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, klen) && p[klen] == ' ') {
+			v = strtol(p + klen + 1, NULL, 10);
+			break;
+		}
+	}
+	free(text);
+	return v;
+}
+
 static inline long itest_read_long(const char *path)
 {
 	char buf[64];

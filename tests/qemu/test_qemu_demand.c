@@ -199,19 +199,8 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 
 static long vmstat(const char *cell, const char *file, const char *key)
 {
-	char path[1400], *text, *p;
-	long v = -1;
+	long v = itest_vmstat(cell, file, key);
 
-	snprintf(path, sizeof(path), "%s/%s", cell, file);
-	text = cb_read_file(path, NULL);
-	assert_non_null(text);
-	for (p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (!strncmp(p, key, strlen(key)) && p[strlen(key)] == ' ') {
-			v = strtol(p + strlen(key) + 1, NULL, 10);
-			break;
-		}
-	}
-	free(text);
 	assert_true(v >= 0);
 	return v;
 }
