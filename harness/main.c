@@ -17,7 +17,7 @@ int cmd_agent(int argc, char **argv);
 
 struct cb_command {
 	const char *name;
-	int (*fn)(int argc, char **argv); /* NULL: not yet available */
+	int (*fn)(int argc, char **argv);
 	const char *summary;
 };
 
@@ -42,7 +42,7 @@ static void usage(FILE *out)
 		     "Does a compaction policy spare applications from direct compaction, and what\n"
 		     "does it cost? Commands:\n\n");
 	for (const struct cb_command *c = commands; c->name; c++)
-		fprintf(out, "  %-9s %s%s\n", c->name, c->summary, c->fn ? "" : " (not yet available)");
+		fprintf(out, "  %-9s %s\n", c->name, c->summary);
 	fprintf(out, "\n'compactbench <command> --help' tells more about a command.\n");
 }
 
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 			char *sub[] = { argv[2], "--help", NULL };
 
 			for (c = commands; c->name; c++)
-				if (!strcmp(c->name, argv[2]) && c->fn)
+				if (!strcmp(c->name, argv[2]))
 					return c->fn(2, sub);
 		}
 		usage(stdout);
@@ -70,13 +70,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (c = commands; c->name; c++) {
-		if (strcmp(c->name, argv[1]))
-			continue;
-		if (!c->fn) {
-			fprintf(stderr, "compactbench %s: not yet available in this version\n", c->name);
-			return 2;
-		}
-		return c->fn(argc - 1, argv + 1);
+		if (!strcmp(c->name, argv[1]))
+			return c->fn(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "compactbench: '%s' is not a command\n\n", argv[1]);
 	usage(stderr);
