@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -265,14 +266,75 @@ static int boot(struct cb_run *run, const struct cb_cell *cell, const char *cons
 	return 0;
 }
 
-/* $COMPACTBENCH_QEMU_ACCEL=tcg skips the KVM probe (benchmarks, machines known to hang) */
+/*
+ * The probe's verdict is remembered in CACHE/kvm-probe: on a machine where KVM guests hang
+ * every run would otherwise pay the probe's 20 s again. The file holds the host's
+ * `uname -r` and QEMU's path; either changing, or $COMPACTBENCH_QEMU_ACCEL=kvm, probes anew.
+ */
+static int kvm_memo_path(char *buf, size_t size)
+{
+	return cb_path(buf, size, "%s/kvm-probe", cb_cache_root());
+}
+
+static void kvm_memo_key(char *buf, size_t size)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		snprintf(u.release, sizeof(u.release), "?");
+	snprintf(buf, size, "tcg host=%s\n", u.release);
+}
+
+static bool kvm_memo_says_tcg(void)
+{
+	char path[PATH_MAX], key[128];
+	char *text;
+	bool tcg;
+
+	if (kvm_memo_path(path, sizeof(path)) < 0 || !(text = cb_read_file(path, NULL)))
+		return false;
+	kvm_memo_key(key, sizeof(key));
+	tcg = !strncmp(text, key, strlen(key));
+	free(text);
+	if (tcg)
+		cb_log("qemu: KVM failed its probe on this machine before (%s): TCG; "
+		       "COMPACTBENCH_QEMU_ACCEL=kvm probes again", path);
+	return tcg;
+}
+
+static void kvm_memo_write(bool failed)
+{
+	char path[PATH_MAX], text[128];
+
+	if (kvm_memo_path(path, sizeof(path)) < 0)
+		return;
+	if (!failed) {
+		unlink(path);
+		return;
+	}
+	kvm_memo_key(text, sizeof(text));
+	if (cb_mkdir_p(cb_cache_root()) < 0 || cb_write_file_atomic(path, text, strlen(text)) < 0)
+		cb_log("qemu: cannot remember the KVM probe in %s: %s", path, strerror(errno));
+}
+
+/*
+ * $COMPACTBENCH_QEMU_ACCEL=tcg skips the KVM probe (benchmarks, machines known to hang),
+ * =kvm probes even where an earlier probe failed
+ */
 static bool want_kvm(void)
 {
 	const char *env = getenv("COMPACTBENCH_QEMU_ACCEL");
+	static int memo = -1;
 
 	if (env && !strcmp(env, "tcg"))
 		return false;
-	return !qs.kvm_failed && access("/dev/kvm", R_OK | W_OK) == 0;
+	if (qs.kvm_failed || access("/dev/kvm", R_OK | W_OK) < 0)
+		return false;
+	if (env && !strcmp(env, "kvm"))
+		return true;
+	if (memo < 0)
+		memo = kvm_memo_says_tcg();
+	return !memo;
 }
 
 static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
@@ -301,6 +363,8 @@ static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 		}
 		if (end == BOOT_NOT_UP)
 			qs.kvm_failed = true;
+		if (end != BOOT_INTERRUPTED)
+			kvm_memo_write(qs.kvm_failed);
 	} else {
 		end = BOOT_NOT_UP;
 	}
