@@ -88,6 +88,7 @@ static int parse(int argc, char **argv, struct record_args *a)
 {
 	struct option lopts[NR_OPTS + 1] = { { 0 } };
 	char sopts[64] = "+";	/* stop at CMD: its options are its own */
+	char msg[320];
 	long long v;
 	size_t i;
 	int c;
@@ -112,6 +113,10 @@ static int parse(int argc, char **argv, struct record_args *a)
 		case 'e':
 			if (a->nr_events >= MAX_EVENTS) {
 				log_line("too many -e options");
+				return -1;
+			}
+			if (cb_collector_check_event(optarg, msg, sizeof(msg)) < 0) {
+				log_line(msg);
 				return -1;
 			}
 			a->events[a->nr_events++] = optarg;

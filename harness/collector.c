@@ -187,28 +187,58 @@ static int enable_one(struct cb_collector *c, const char *sys, const char *ev, c
 	return list_add(c, &c->enabled, name);
 }
 
-/* "system:event[ if FILTER]" or "system:*[ if FILTER]" */
-static int enable_spec(struct cb_collector *c, const char *spec)
+/*
+ * split "system:event[ if FILTER]" (or "system:*") in @buf, a copy of @spec, into its
+ * parts; -1 with EINVAL when it has no such shape
+ */
+static int split_spec(const char *spec, char *buf, size_t size, char **sys, char **ev,
+		      char **filter)
 {
-	char buf[1024], name[1030], *filter, *colon, *sys, *ev, **events;
-	int i, ret = 0;
+	char *colon;
 
-	if (snprintf(buf, sizeof(buf), "%s", spec) >= (int)sizeof(buf))
-		return set_err(c, EINVAL, "event spec too long: %.60s...", spec);
-	filter = strstr(buf, " if ");
-	if (filter) {
-		*filter = '\0';
-		filter += 4;
-		while (*filter == ' ')
-			filter++;
+	if (snprintf(buf, size, "%s", spec) >= (int)size) {
+		errno = EINVAL;
+		return -1;
+	}
+	*filter = strstr(buf, " if ");
+	if (*filter) {
+		**filter = '\0';
+		*filter += 4;
+		while (**filter == ' ')
+			(*filter)++;
 	}
 	colon = strchr(buf, ':');
 	if (colon)
 		*colon = '\0';
-	sys = buf;
-	ev = colon ? colon + 1 : "";
-	if (!valid_name(sys) || !valid_name(ev))
-		return set_err(c, EINVAL, "bad event \"%s\": want system:event or system:*", spec);
+	*sys = buf;
+	*ev = colon ? colon + 1 : "";
+	if (!valid_name(*sys) || !valid_name(*ev)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int cb_collector_check_event(const char *spec, char *err, size_t errlen)
+{
+	char buf[1024], *sys, *ev, *filter;
+
+	if (split_spec(spec, buf, sizeof(buf), &sys, &ev, &filter) == 0)
+		return 0;
+	snprintf(err, errlen, "bad event \"%.200s\": want system:event or system:*, optionally "
+		 "followed by \" if FILTER\"", spec);
+	return -1;
+}
+
+/* "system:event[ if FILTER]" or "system:*[ if FILTER]" */
+static int enable_spec(struct cb_collector *c, const char *spec)
+{
+	char buf[1024], name[1030], *filter, *sys, *ev, **events;
+	int i, ret = 0;
+
+	if (split_spec(spec, buf, sizeof(buf), &sys, &ev, &filter) < 0)
+		return set_err(c, EINVAL, "bad event \"%.200s\": want system:event or system:*",
+			       spec);
 	snprintf(name, sizeof(name), "%s:%s", sys, ev);
 	if (strcmp(ev, "*")) {
 		if (!tracefs_event_file_exists(c->inst, sys, ev, "enable"))

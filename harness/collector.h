@@ -118,6 +118,14 @@ static inline bool cb_collector_stats_lost(const struct cb_collector_stats *st)
 extern const char *const cb_collector_default_events[];
 
 /*
+ * cb_collector_check_event - whether @spec has the shape cb_collector_start() takes
+ * ("system:event" or "system:*", optionally followed by " if FILTER"), without touching
+ * tracefs: for command lines and config files, so a typo is a usage error before anything
+ * is recorded. Returns 0, or -1 with a message naming @spec in @err.
+ */
+int cb_collector_check_event(const char *spec, char *err, size_t errlen);
+
+/*
  * cb_collector_cleanup_stale - remove instances named CB_INSTANCE_PREFIX<pid> and kprobes
  * of system CB_PROBES_SYSTEM_PREFIX<pid> whose pid is no longer alive (left by a killed
  * collector). Calls @log once per instance or probe removed with a message naming it.

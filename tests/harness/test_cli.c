@@ -129,6 +129,9 @@ static void test_bad_command_line(void **state)
 	expect((char *[]){ "plot", NULL }, 2, "usage: compactbench plot");
 	expect((char *[]){ "kernel", NULL }, 2, "usage: compactbench kernel build");
 	expect((char *[]){ "agent", "x.ini", NULL }, 2, "usage: compactbench agent");
+	/* a malformed event is a bad command line (2), not a failed recording (125) */
+	expect((char *[]){ "record", "-e", "compaction", "--", "true", NULL }, 2,
+	       "bad event \"compaction\"");
 }
 
 int main(void)
