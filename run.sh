@@ -12,7 +12,7 @@ packages=(
 	gcc pkg-config meson ninja-build
 	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd
 	libinih-dev libjson-c-dev libgsl-dev libcmocka-dev
-	libssl-dev gnuplot-nox stress-ng chromium
+	libssl-dev gnuplot-nox stress-ng chromium libcmark-gfm-dev libcmark-gfm-extensions-dev
 	qemu-system-x86 busybox-static cpio linux-source-6.1 make patch xz-utils bc bison flex
 	libelf-dev
 	openssh-client openssh-server

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * plot_fixture.h - a synthetic run shaped like the README's headline matrix: 2 kernels x 4
+ * settings x 4 workloads (28 groups with values, one group with none: 32 groups), 3
+ * repetitions each, every summary value a known function of (workload, kernel, setting,
+ * repetition), so a test knows each median without the code under test. The cells of the
+ * first workload carry a real trace (tests/fixtures/analysis-thp-compact.v6.dat: 336
+ * direct-compaction stalls by compact_stall) and every cell a samples.csv.
+ */
+#ifndef CB_PLOT_FIXTURE_H
+#define CB_PLOT_FIXTURE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define FX_NK 2
+#define FX_NS 4
+#define FX_NW 4
+#define FX_REPS 3
+
+static const char *const fx_kernel[FX_NK] = { "6.1-base", "6.1-kcompactd" };
+static const char *const fx_setting[FX_NS] = { "none", "proactive-20", "proactive-60",
+					       "demand" };
+static const char *const fx_workload[FX_NW] = { "thp-burst", "kernel-order", "thp-steady",
+						"mixed" };
+
+/* the known values: stalls per repetition; the median over reps 0..2 is rep 1's */
+static inline double fx_stalls(int w, int k, int s, int rep)
+{
+	return 40.0 * (w + 1) + 10 * k - 8 * s + 2 * rep;
+}
+
+static inline double fx_stall_ns(int w, int k, int s, int rep)
+{
+	return fx_stalls(w, k, s, rep) * 50000.0 * (s + 1);
+}
+
+static inline double fx_p99_ns(int w, int k, int s, int rep)
+{
+	return 100000.0 + 1000 * s + 20000 * w + 10 * rep;
+}
+
+static inline double fx_thp(int w, int k, int s, int rep)
+{
+	return 0.5 + 0.1 * s - 0.01 * rep;
+}
+
+static inline double fx_cpu_ns(int w, int k, int s, int rep)
+{
+	return 1e6 * (1 + s * (k + 1)) + 1000.0 * rep;
+}
+
+/* the group left without values: kernel 1, setting 3, workload 3 (its cells failed) */
+static inline int fx_missing(int w, int k, int s)
+{
+	return w == 3 && k == 1 && s == 3;
+}
+
+/* write the run into @d (an existing, empty directory); @src_dir holds the fixtures */
+static inline int fx_make_run(const char *d, const char *src_dir)
+{
+	char path[1200], text[4096], id[200];
+	char *trace;
+	size_t tlen = 0;
+	FILE *f;
+	int first = 1;
+
+	snprintf(path, sizeof(path), "%s/analysis-thp-compact.v6.dat", src_dir);
+	trace = cb_read_file(path, &tlen);
+	if (!trace)
+		return -1;
+	snprintf(path, sizeof(path), "%s/run.json", d);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "{\"schema\":1,\"config\":\"configs/synthetic.ini\",\"config_sha256\":\"x\","
+		   "\"cells\":[");
+	for (int k = 0; k < FX_NK; k++)
+		for (int s = 0; s < FX_NS; s++)
+			for (int w = 0; w < FX_NW; w++)
+				for (int r = 0; r < FX_REPS; r++) {
+					fprintf(f, "%s{\"id\":\"%s.%s.%s.r%d\",\"kernel\":\"%s\","
+						"\"setting\":\"%s\",\"workload\":\"%s\",\"rep\":%d}",
+						first ? "" : ",", fx_kernel[k], fx_setting[s],
+						fx_workload[w], r + 1, fx_kernel[k], fx_setting[s],
+						fx_workload[w], r + 1);
+					first = 0;
+				}
+	fprintf(f, "]}\n");
+	fclose(f);
+	for (int k = 0; k < FX_NK; k++)
+		for (int s = 0; s < FX_NS; s++)
+			for (int w = 0; w < FX_NW; w++)
+				for (int r = 0; r < FX_REPS; r++) {
+					snprintf(id, sizeof(id), "%s.%s.%s.r%d", fx_kernel[k],
+						 fx_setting[s], fx_workload[w], r + 1);
+					snprintf(path, sizeof(path), "%s/%s", d, id);
+					if (cb_mkdir_p(path) < 0)
+						return -1;
+					if (fx_missing(w, k, s))
+						continue; /* no summary, no meta: a failed cell */
+					snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,"
+						 "\"metrics\":{\"dc_stalls\":%.0f,\"dc_stall_total_ns\":%.0f,"
+						 "\"dc_stall_p50_ns\":20000,\"dc_stall_p99_ns\":%.0f,"
+						 "\"dc_stalls_per_1k_alloc\":%g,\"wl_thp_success_rate\":%g,"
+						 "\"cpu_background_ns\":%.0f}}\n", fx_stalls(w, k, s, r),
+						 fx_stall_ns(w, k, s, r), fx_p99_ns(w, k, s, r),
+						 1.5 * (s + 1), fx_thp(w, k, s, r), fx_cpu_ns(w, k, s, r));
+					snprintf(path, sizeof(path), "%s/%s/summary.json", d, id);
+					if (cb_write_file_atomic(path, text, strlen(text)) < 0)
+						return -1;
+					/* one zone, three samples: order-9 blocks 50, 20, 5 + s */
+					snprintf(text, sizeof(text), "t_ns,node,zone,present,score,weighted,"
+						 "node_score,o0,o1,o2,o3,o4,o5,o6,o7,o8,o9,o10\n"
+						 "1000000000,0,Normal,262144,0,0,0,100,64,32,16,8,0,0,0,0,50,0\n"
+						 "2000000000,0,Normal,262144,0,0,0,100,32,16,8,4,0,0,0,0,20,0\n"
+						 "3000000000,0,Normal,262144,0,0,0,100,16,8,4,2,0,0,0,0,%d,0\n",
+						 5 + s);
+					snprintf(path, sizeof(path), "%s/%s/samples.csv", d, id);
+					if (cb_write_file_atomic(path, text, strlen(text)) < 0)
+						return -1;
+					snprintf(path, sizeof(path), "%s/%s/trace.dat", d, id);
+					if (w == 0 && cb_write_file_atomic(path, trace, tlen) < 0)
+						return -1;
+				}
+	free(trace);
+	return 0;
+}
+
+#endif
