@@ -267,7 +267,7 @@ void pl_empty_panel(FILE *gp, const char *title, const char *why)
 {
 	/* no tics: a log axis without data has none worth reading */
 	fprintf(gp, "set title \"%s\"\nunset key\nunset tics\nset label 1 \"%s\" at graph 0.5,0.5 "
-		    "center\nplot [0:1][0:1] NaN notitle\nunset label 1\nset xtics nomirror\n"
+		    "center\nplot [0:1][1:2] NaN notitle\nunset label 1\nset xtics nomirror\n"
 		    "set ytics nomirror\n", title, why);
 }
 
