@@ -246,8 +246,9 @@ int pl_begin(FILE *gp, int t, const char *file, const char *title, int rows, int
 
 	height += key_px(entries);
 	pl_terminal(gp, t, file, height);
-	fprintf(gp, "set multiplot layout %d,%d title \"%s\" font ',14' margins 0.08,0.98,%.4f,"
-		    "%.4f spacing 0.09,%.4f\n", rows, cols, title, 50.0 / height,
+	/* room on the right for a second y axis's tics, at the bottom for the x label */
+	fprintf(gp, "set multiplot layout %d,%d title \"%s\" font ',14' margins 0.08,0.94,%.4f,"
+		    "%.4f spacing 0.09,%.4f\n", rows, cols, title, 75.0 / height,
 		1.0 - (double)top_px / height, 130.0 / height);
 	return height;
 }

@@ -58,22 +58,25 @@ static uint64_t window_start(const char *cell_dir, double *len_s)
 }
 
 /* one sample line of @pages per order into @f, at @t ns */
-static void put_sample(FILE *f, uint64_t t, uint64_t t0, const double *pages)
+static void put_sample(FILE *f, uint64_t t, uint64_t t0, const double *pages, double *xmin,
+		       double *xmax)
 {
-	double big = 0, small = 0;
+	double big = 0, small = 0, x = ((double)t - (double)t0) / 1e9;
 
 	for (int o = 9; o < MAX_ORDERS; o++)
 		big += pages[o] * (double)(1 << (o - 9));
 	for (int o = 1; o <= 4; o++)
 		small += pages[o] * (double)(1 << o) * 4096 / (1 << 20);
-	fprintf(f, "%.3f %.6g %.6g\n", ((double)t - (double)t0) / 1e9, big, small);
+	fprintf(f, "%.3f %.6g %.6g\n", x, big, small);
+	*xmin = fmin(*xmin, x);
+	*xmax = fmax(*xmax, x);
 }
 
 /*
  * samples.csv (t_ns,node,zone,present,score,weighted,node_score,o0..o10), summed over zones
  * per sample time, into @f; returns the samples written
  */
-static int write_samples(FILE *f, const char *cell_dir, uint64_t t0)
+static int write_samples(FILE *f, const char *cell_dir, uint64_t t0, double *xmin, double *xmax)
 {
 	char path[PATH_MAX], line[1024];
 	double pages[MAX_ORDERS] = { 0 };
@@ -92,7 +95,7 @@ static int write_samples(FILE *f, const char *cell_dir, uint64_t t0)
 			continue; /* the header */
 		t = strtoull(line, NULL, 10);
 		if (have && t != cur) {
-			put_sample(f, cur, t0, pages);
+			put_sample(f, cur, t0, pages, xmin, xmax);
 			memset(pages, 0, sizeof(pages));
 			n++;
 		}
@@ -103,7 +106,7 @@ static int write_samples(FILE *f, const char *cell_dir, uint64_t t0)
 				pages[col - 7] += strtod(tok, NULL);
 	}
 	if (have) {
-		put_sample(f, cur, t0, pages);
+		put_sample(f, cur, t0, pages, xmin, xmax);
 		n++;
 	}
 	fclose(in);
@@ -128,9 +131,12 @@ static size_t median_rep(const struct cb_group *g)
 
 /* the two panels of one timeline, terminal @t */
 static void draw(FILE *gp, int t, const char *file, const char *title, double win_s,
-		 size_t nstalls)
+		 size_t nstalls, double xmin, double xmax)
 {
 	pl_key(gp, pl_begin(gp, t, file, title, 2, 1, 560, 3));
+	/* both panels on one time axis */
+	if (xmax > xmin)
+		fprintf(gp, "set xrange [%g:%g]\n", xmin, xmax);
 	fprintf(gp, "set ylabel 'free 2 MiB blocks'\nset y2label 'free MiB, orders 1-4'\n"
 		    "set y2tics\nset ytics nomirror\nset yrange [0:*]\nset y2range [0:*]\n"
 		    "unset xlabel\nset title 'free memory'\n");
@@ -163,7 +169,7 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	const struct pl_stalls *ps;
 	char name[128], q[300];
 	size_t rep, nst = 0;
-	double win_s;
+	double win_s, xmin = INFINITY, xmax = -INFINITY;
 	uint64_t t0;
 	FILE *f;
 
@@ -179,12 +185,14 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 		return -1;
 	fprintf(f, "# %s %s %s repetition %ld (the median stall time of %zu)\n", c->workload[w],
 		c->kernel[k], c->setting[s], g->rep[rep], g->n);
-	if (!write_samples(f, g->cell_dir[rep], t0))
+	if (!write_samples(f, g->cell_dir[rep], t0, &xmin, &xmax))
 		fprintf(f, "NaN NaN NaN\n");
 	fprintf(f, "\n\n");
 	for (size_t i = 0; i < ps->n; i++)
 		if (ps->rec[i].rep == rep) {
 			fprintf(f, "%.6f %.6g\n", ps->rec[i].t_s, ps->rec[i].ns / 1e6);
+			xmin = fmin(xmin, ps->rec[i].t_s);
+			xmax = fmax(xmax, ps->rec[i].t_s + ps->rec[i].ns / 1e9);
 			nst++;
 		}
 	if (!nst)
@@ -197,8 +205,12 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	out->w = w;
 	out->k = k;
 	out->s = s;
+	if (!isnan(win_s)) {
+		xmin = fmin(xmin, 0);
+		xmax = fmax(xmax, win_s);
+	}
 	for (int t = 0; t < 2; t++)
-		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nst);
+		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nst, xmin, xmax);
 	return 1;
 }
 
