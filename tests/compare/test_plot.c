@@ -15,6 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "analyze.h"
 #include "compare.h"
 #include "util.h"
 
@@ -165,6 +168,52 @@ static void test_with_stalls(void **state)
 	assert_true(chart_says(d, "stall-cdf", "no stalls"));
 }
 
+/* stdout of `analyze` @dir (with @json: --format json) into a malloc'ed string */
+static char *analyze_out(const char *dir, bool json)
+{
+	char *argv[] = { "analyze", (char *)dir, "--format", json ? "json" : "text", NULL };
+	char path[900];
+	FILE *saved = stdout;
+
+	snprintf(path, sizeof(path), "%s/analyze.out", tmp);
+	fflush(stdout);
+	stdout = fopen(path, "w");
+	/* the cells have no meta.json: left out, exit 1, report.md still written */
+	assert_int_equal(cmd_analyze(4, argv), 1);
+	fclose(stdout);
+	stdout = saved;
+	return cb_read_file(path, NULL);
+}
+
+/* issue 22: `analyze DIR` keeps the Charts section plot added; --format json is JSON */
+static void test_analyze_keeps_charts(void **state)
+{
+	char path[900], *md, *out;
+	struct json_object *o, *cells;
+	const char *d;
+
+	if (!have_gnuplot())
+		skip();
+	d = make_run("keep", 10);
+	assert_int_equal(plot(d), 0);
+	free(analyze_out(d, false));
+	snprintf(path, sizeof(path), "%s/report.md", d);
+	md = cb_read_file(path, NULL);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "\n## Charts\n"));
+	assert_non_null(strstr(md, "charts/stall-count.png"));
+	/* once, not twice */
+	assert_null(strstr(strstr(md, "\n## Charts\n") + 1, "\n## Charts\n"));
+	free(md);
+	out = analyze_out(d, true);
+	o = json_tokener_parse(out);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "cells", &cells));
+	assert_int_equal(json_object_array_length(cells), 6);
+	json_object_put(o);
+	free(out);
+}
+
 static int setup(void **state)
 {
 	return mkdtemp(tmp) ? 0 : -1;
@@ -180,6 +229,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_stalls),
 		cmocka_unit_test(test_with_stalls),
+		cmocka_unit_test(test_analyze_keeps_charts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
