@@ -73,7 +73,7 @@ void pl_median_ci(const struct cb_group *g, int m, double scale, double *med, do
 /* pl_open - fopen @c->dir/@name for writing; NULL with errno */
 FILE *pl_open(const struct pl_ctx *c, const char *name);
 
-/* pl_quote - @s made safe inside a gnuplot "..." string into @buf */
+/* pl_quote - @s made safe inside a gnuplot "..." string of the script into @buf */
 const char *pl_quote(char *buf, size_t size, const char *s);
 
 /* pl_layout - rows and columns of a multiplot of @n panels; returns the chart height */

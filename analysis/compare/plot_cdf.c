@@ -84,7 +84,7 @@ int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 				 "of every repetition pooled)", rows, cols, height, c->ns + c->nk + 2);
 
 		fprintf(gp, "set logscale x\nset xlabel 'stall latency (us, log)'\nset ylabel "
-			    "'fraction of stalls'\nset yrange [0:1]\nset format x '10^{%%L}'\n");
+			    "'fraction of stalls'\nset yrange [0:1]\n");
 		for (int w = 0; w < c->nw; w++) {
 			int first = 1;
 
@@ -165,7 +165,10 @@ static void hist_block(FILE *f, struct pl_ctx *c, int w, int k, const int *cls, 
 {
 	fprintf(f, "# %s %s\n", c->workload[w], c->kernel[k]);
 	for (int j = 0; j < n; j++) {
-		fprintf(f, "\"o%d %s\"", cls[j] / 256, cb_origin_names[cls[j] % 256]);
+		char q[64];
+
+		fprintf(f, "\"o%d %s\"", cls[j] / 256,
+			pl_quote(q, sizeof(q), cb_origin_names[cls[j] % 256]));
 		for (int s = 0; s < c->ns; s++) {
 			const struct pl_stalls *ps = pl_group_stalls(c, w, k, s);
 			const struct cb_group *g = c->grid[w][k][s];

@@ -208,11 +208,13 @@ FILE *pl_open(const struct pl_ctx *c, const char *name)
 
 const char *pl_quote(char *buf, size_t size, const char *s)
 {
-	/* gnuplot strings are double-quoted: keep quotes, backslashes, '@' (enhanced text),
-	 * '_' and '^' (sub/superscript) out */
+	/*
+	 * gnuplot strings are double-quoted: keep quotes and backslashes out of them (the
+	 * terminals are "noenhanced": '_', '^' and '@' are plain characters)
+	 */
 	snprintf(buf, size, "%s", s);
 	for (char *p = buf; *p; p++)
-		if (*p == '"' || *p == '\\' || *p == '\n' || *p == '@' || *p == '^' || *p == '&')
+		if (*p == '"' || *p == '\\' || *p == '\n')
 			*p = '.';
 	return buf;
 }
@@ -226,7 +228,7 @@ int pl_layout(int n, int *rows, int *cols)
 
 void pl_terminal(FILE *gp, int t, const char *file, int height)
 {
-	fprintf(gp, "reset\nset terminal %s size %d,%d font 'DejaVu Sans,%d'%s\n",
+	fprintf(gp, "reset\nset terminal %s noenhanced size %d,%d font 'DejaVu Sans,%d'%s\n",
 		t ? "svg" : "pngcairo", PL_CHART_W, height, t ? 12 : 11, t ? " dynamic" : "");
 	fprintf(gp, "set output '%s.%s'\nset encoding utf8\nset grid ytics lc rgb '#dddddd'\n"
 		    "set border 3\nset tics nomirror\n", file, t ? "svg" : "png");
@@ -255,7 +257,7 @@ int pl_begin(FILE *gp, int t, const char *file, const char *title, int rows, int
 
 void pl_key(FILE *gp, int height)
 {
-	fprintf(gp, "set key at screen 0.5,%.4f center top horizontal samplen 2 width 1\n",
+	fprintf(gp, "set key at screen 0.5,%.4f center top horizontal samplen 3 width 1\n",
 		1.0 - 45.0 / height);
 }
 

@@ -178,13 +178,13 @@ static void test_palette(void **state)
 			const char *at, *col;
 			unsigned int r, g, b, pr, pg, pb;
 
-			snprintf(text, sizeof(text), ">%s</tspan>", fx_setting[s]);
+			snprintf(text, sizeof(text), "<text>%s</text>", fx_setting[s]);
 			at = strstr(svg, text);
 			assert_non_null(at);
 			/* gnuplot writes the key sample's colour as rgb(R, G, B) */
 			col = strstr(at, "rgb(");
 			assert_non_null(col);
-			assert_int_equal(sscanf(col, "rgb(%u, %u, %u)", &r, &g, &b), 3);
+			assert_int_equal(sscanf(col, "rgb( %u, %u, %u)", &r, &g, &b), 3);
 			assert_int_equal(sscanf(pl_palette[s], "#%2x%2x%2x", &pr, &pg, &pb), 3);
 			snprintf(want, sizeof(want), "%s %s", charts[i], fx_setting[s]);
 			if (r != pr || g != pg || b != pb)
