@@ -90,6 +90,12 @@ void pl_terminal(FILE *gp, int t, const char *file, int height);
 int pl_begin(FILE *gp, int t, const char *file, const char *title, int rows, int cols,
 	     int height, int entries);
 
+/* pl_panel_key - the shared key in the first panel (@panel 0), no key in the others */
+void pl_panel_key(FILE *gp, int panel, int height);
+
+/* pl_chart_set - @ch is summary chart @file ("chart-FILE" its anchor) captioned @title */
+void pl_chart_set(struct pl_chart *ch, const char *file, const char *title);
+
 /* pl_end - close the multiplot and reset what a chart may have set */
 void pl_end(FILE *gp);
 

@@ -102,8 +102,8 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
 		write_block(dat, c, bc, m, w, abbrev, &vals[w], &pos[w]);
 	fclose(dat);
 	for (int t = 0; t < 2; t++) {
-		int h = pl_begin(gp, t, bc->file, bc->title, rows, cols, height + (abbrev ? 20 : 0),
-				 c->ns);
+		int keyed = 0, h = pl_begin(gp, t, bc->file, bc->title, rows, cols,
+					    height + (abbrev ? 20 : 0), c->ns);
 
 		if (abbrev)
 			kernel_key(gp, c, h);
@@ -123,11 +123,7 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
 			if (!pos[w] && !bc->ymax)
 				fprintf(gp, "set yrange [0:1]\nset label 1 \"all 0\" at graph 0.5,0.5 "
 					    "center\n");
-			/* the shared key: the first panel's entries, placed at the top */
-			if (w == 0)
-				pl_key(gp, h);
-			else
-				fprintf(gp, "unset key\n");
+			pl_panel_key(gp, keyed++, h); /* in the first panel drawn */
 			fprintf(gp, "plot ");
 			for (int s = 0; s < c->ns; s++)
 				fprintf(gp, "%s'%s' index %d using %d:%d:%d:xtic(1) lc rgb '%s' "
@@ -149,11 +145,10 @@ int pl_bars(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 	for (size_t i = 0; i < CB_ARRAY_SIZE(bar_charts) && n < max; i++) {
 		if (bar_chart(c, gp, &bar_charts[i]) < 0)
 			return -1;
-		snprintf(out[n].file, sizeof(out[n].file), "%s", bar_charts[i].file);
-		snprintf(out[n].title, sizeof(out[n].title), "%s (median, 95%% CI)",
-			 bar_charts[i].title);
-		snprintf(out[n].anchor, sizeof(out[n].anchor), "chart-%s", bar_charts[i].file);
-		out[n].w = out[n].k = out[n].s = -1;
+		char title[200];
+
+		snprintf(title, sizeof(title), "%s (median, 95%% CI)", bar_charts[i].title);
+		pl_chart_set(&out[n], bar_charts[i].file, title);
 		n++;
 	}
 	return n;

@@ -80,7 +80,7 @@ int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 	fclose(f);
 	fclose(marks);
 	for (int t = 0; t < 2; t++) {
-		int h = pl_begin(gp, t, "stall-cdf", "Direct-compaction stall latency, CDF (stalls "
+		int keyed = 0, h = pl_begin(gp, t, "stall-cdf", "Direct-compaction stall latency, CDF (stalls "
 				 "of every repetition pooled)", rows, cols, height, c->ns + c->nk + 2);
 
 		fprintf(gp, "set logscale x\nset xlabel 'stall latency (us, log)'\nset ylabel "
@@ -96,12 +96,10 @@ int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 				continue;
 			}
 			fprintf(gp, "set title \"%s\"\n", q);
-			if (w == 0)
-				pl_key(gp, h);
-			else
-				fprintf(gp, "unset key\n");
+			/* the shared key in the first panel drawn */
+			pl_panel_key(gp, keyed, h);
 			fprintf(gp, "plot ");
-			if (w == 0) {
+			if (!keyed++) {
 				cdf_key(gp, c);
 				first = 0;
 			}
@@ -124,11 +122,8 @@ int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 		}
 		pl_end(gp);
 	}
-	snprintf(out[0].file, sizeof(out[0].file), "stall-cdf");
-	snprintf(out[0].title, sizeof(out[0].title), "Stall latency CDF per workload: colour = "
-		 "setting, dash = kernel; dot = p50, triangle = p99");
-	snprintf(out[0].anchor, sizeof(out[0].anchor), "chart-stall-cdf");
-	out[0].w = out[0].k = out[0].s = -1;
+	pl_chart_set(&out[0], "stall-cdf", "Stall latency CDF per workload: colour = setting, "
+		     "dash = kernel; dot = p50, triangle = p99");
 	return 1;
 }
 
@@ -227,10 +222,7 @@ int pl_hist(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 
 			snprintf(t2, sizeof(t2), "%s on %s", c->workload[pw[p]], c->kernel[pk[p]]);
 			fprintf(gp, "set title \"%s\"\n", pl_quote(q, sizeof(q), t2));
-			if (p == 0)
-				pl_key(gp, h);
-			else
-				fprintf(gp, "unset key\n");
+			pl_panel_key(gp, p, h);
 			fprintf(gp, "plot ");
 			for (int s = 0; s < c->ns; s++)
 				fprintf(gp, "%s'stall-hist.dat' index %d using %d:xtic(1) lc rgb '%s' "
@@ -240,10 +232,7 @@ int pl_hist(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 		}
 		pl_end(gp);
 	}
-	snprintf(out[0].file, sizeof(out[0].file), "stall-hist");
-	snprintf(out[0].title, sizeof(out[0].title), "Stalls by allocation order and origin, "
-		 "per repetition (mean over repetitions)");
-	snprintf(out[0].anchor, sizeof(out[0].anchor), "chart-stall-hist");
-	out[0].w = out[0].k = out[0].s = -1;
+	pl_chart_set(&out[0], "stall-hist", "Stalls by allocation order and origin, per "
+		     "repetition (mean over repetitions)");
 	return 1;
 }

@@ -127,10 +127,12 @@ int pl_cost(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 		}
 		fprintf(gp, "unset output\n");
 	}
-	snprintf(out[0].file, sizeof(out[0].file), "cost");
-	snprintf(out[0].title, sizeof(out[0].title), "%s: above the dashed line a setting "
-		 "avoided more stall time than it spent in background CPU", title);
-	snprintf(out[0].anchor, sizeof(out[0].anchor), "chart-cost");
-	out[0].w = out[0].k = out[0].s = -1;
+	{
+		char cap[200];
+
+		snprintf(cap, sizeof(cap), "%s: above the dashed line a setting avoided more stall "
+			 "time than it spent in background CPU", title);
+		pl_chart_set(&out[0], "cost", cap);
+	}
 	return 1;
 }

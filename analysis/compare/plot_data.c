@@ -255,6 +255,22 @@ int pl_begin(FILE *gp, int t, const char *file, const char *title, int rows, int
 	return height;
 }
 
+void pl_chart_set(struct pl_chart *ch, const char *file, const char *title)
+{
+	snprintf(ch->file, sizeof(ch->file), "%s", file);
+	snprintf(ch->title, sizeof(ch->title), "%s", title);
+	snprintf(ch->anchor, sizeof(ch->anchor), "chart-%s", file);
+	ch->w = ch->k = ch->s = -1;
+}
+
+void pl_panel_key(FILE *gp, int panel, int height)
+{
+	if (panel)
+		fprintf(gp, "unset key\n");
+	else
+		pl_key(gp, height);
+}
+
 void pl_key(FILE *gp, int height)
 {
 	fprintf(gp, "set key at screen 0.5,%.4f center top horizontal samplen 3 width 1\n",
