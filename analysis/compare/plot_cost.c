@@ -109,6 +109,8 @@ int pl_cost(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 			    "set lmargin at screen 0.08\nset rmargin at screen 0.66\nset label 98 \"%s\" "
 			    "at screen 0.5,0.96 center font ',14'\nset key at screen 0.68,0.9 left top vertical Left reverse "
 			    "spacing 1.3 width 1\n", title);
+		/* room around the outermost points: a marker on the border is cut in half */
+		fprintf(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
 		fprintf(gp, "set xzeroaxis lt -1\nset yzeroaxis lt -1\nset grid xtics ytics lc rgb "
 			    "'#dddddd'\nset xlabel 'extra background CPU: kcompactd + khugepaged + "
 			    "policy (ms)'\nset ylabel 'direct-compaction stall time avoided (ms)'\n");
