@@ -117,6 +117,7 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
 			pl_quote(q, sizeof(q), c->workload[w]);
 			if (!vals[w]) {
 				pl_empty_panel(gp, q, "no value in these runs");
+				fprintf(gp, "unset label 99\n"); /* the kernel key: once per chart */
 				continue;
 			}
 			fprintf(gp, "set title \"%s\"\n", q);
@@ -130,7 +131,7 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
 					    "title \"%s\"", s ? ", " : "", name, w, 2 + 3 * s, 3 + 3 * s,
 					4 + 3 * s, pl_palette[s % pl_npalette],
 					pl_quote(q, sizeof(q), c->setting[s]));
-			fprintf(gp, "\nunset label 1\n%s", bc->ymax || bc->logy ? "" :
+			fprintf(gp, "\nunset label 1\nunset label 99\n%s", bc->ymax || bc->logy ? "" :
 				"set yrange [0:*]\n");
 		}
 		pl_end(gp);

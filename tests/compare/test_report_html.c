@@ -89,45 +89,44 @@ static int dump_dom(const char *exe, const char *page, const char *dom)
 	return 0;
 }
 
-int main(void)
+/*
+ * plot @nruns copies of the synthetic run (one run, or an A/B of two) and check the page
+ * of the first; returns 0 when it passes
+ */
+static int check_page(const char *tmp, const char *exe, const char *fx, int nruns)
 {
-	char tmp[] = "/tmp/cb-test-html-XXXXXX", run[200], path[300], page[300], dom[300];
-	char *argv[] = { "plot", run, NULL }, *html, *out, *res, *end;
-	const char *exe = chromium(), *fx = getenv("FIXTURES");
+	char run[2][200], path[300], page[300], dom[300], first[64] = "";
+	char *argv[] = { "plot", run[0], run[1], NULL }, *html, *out, *res, *end;
 	int ov = -1, outside = -1, scrollx = -1, tables = -1, charts = -1, fail = 0;
-	char first[64] = "";
 	FILE *f, *saved = stdout;
 
-	if (!exe) {
-		printf("SKIP: chromium is not installed (run.sh installs it)\n");
-		return 77;
+	for (int r = 0; r < nruns; r++) {
+		snprintf(run[r], sizeof(run[r]), "%s/run%d-%c", tmp, nruns, 'a' + r);
+		if (cb_mkdir_p(run[r]) < 0 || fx_make_run(run[r], fx) < 0 ||
+		    fx_write_report_md(run[r]) < 0)
+			return 1;
 	}
-	if (!fx || !mkdtemp(tmp))
-		return 1;
-	snprintf(run, sizeof(run), "%s/run", tmp);
-	if (cb_mkdir_p(run) < 0 || fx_make_run(run, fx) < 0 || fx_write_report_md(run) < 0)
-		return 1;
 	fflush(stdout);
 	stdout = fopen("/dev/null", "w");
-	if (cmd_plot(2, argv)) {
+	if (cmd_plot(1 + nruns, argv)) {
 		fprintf(stderr, "plot failed\n");
 		return 1;
 	}
 	fclose(stdout);
 	stdout = saved;
-	snprintf(path, sizeof(path), "%s/report.html", run);
+	snprintf(path, sizeof(path), "%s/report.html", run[0]);
 	html = cb_read_file(path, NULL);
 	if (!html || !(end = strstr(html, "</body>")))
 		return 1;
 	/* the page with the measuring script before </body> */
-	snprintf(page, sizeof(page), "%s/check.html", run);
+	snprintf(page, sizeof(page), "%s/check.html", run[0]);
 	f = fopen(page, "w");
 	fwrite(html, 1, (size_t)(end - html), f);
 	fputs(control, f);
 	fputs(check_js, f);
 	fputs(end, f);
 	fclose(f);
-	snprintf(dom, sizeof(dom), "%s/dom.html", tmp);
+	snprintf(dom, sizeof(dom), "%s/dom%d.html", tmp, nruns);
 	if (dump_dom(exe, page, dom) < 0) {
 		fprintf(stderr, "chromium failed on %s\n", page);
 		return 1;
@@ -143,22 +142,42 @@ int main(void)
 	end = strstr(res, "</pre>");
 	if (end)
 		*end = '\0';
-	printf("%s\n", res);
+	printf("%d run(s): %s\n", nruns, res);
 	/*
 	 * every text of every chart apart and inside but the control's one overlap and one
 	 * text outside; no sideways scrolling at 1280 px
 	 */
 	fail |= ov != 1 || outside != 1 || scrollx != 0 || !strstr(res, "OVERLAP control") ||
 		!strstr(res, "OUTSIDE control");
-	/* the verdict first; 8 HTML tables (2 kernels x 4 workloads); the 8 summary charts and
-	 * a timeline for each of the 31 groups with values */
-	fail |= strcmp(first, "verdict") != 0 || tables != FX_NK * FX_NW ||
-		charts != 1 + 8 + FX_NK * FX_NS * FX_NW - 1;
-	if (fail)
-		fprintf(stderr, "FAIL: page kept in %s\n", tmp);
-	else
-		cb_rm_rf(tmp);
+	/*
+	 * the verdict first; 8 HTML tables (2 kernels x 4 workloads) per run; the control, the
+	 * 8 summary charts and a timeline for each of the 31 groups with values per run
+	 */
+	fail |= strcmp(first, "verdict") != 0 || tables != nruns * FX_NK * FX_NW ||
+		charts != 1 + 8 + nruns * (FX_NK * FX_NS * FX_NW - 1);
 	free(html);
 	free(out);
+	return fail;
+}
+
+int main(void)
+{
+	char tmp[] = "/tmp/cb-test-html-XXXXXX";
+	const char *exe = chromium(), *fx = getenv("FIXTURES");
+	int fail;
+
+	if (!exe) {
+		printf("SKIP: chromium is not installed (run.sh installs it)\n");
+		return 77;
+	}
+	if (!fx || !mkdtemp(tmp))
+		return 1;
+	/* one run, and an A/B of two: the same page (the A/B's kernel labels abbreviated) */
+	fail = check_page(tmp, exe, fx, 1);
+	fail |= check_page(tmp, exe, fx, 2);
+	if (fail)
+		fprintf(stderr, "FAIL: pages kept in %s\n", tmp);
+	else
+		cb_rm_rf(tmp);
 	return fail;
 }
