@@ -127,9 +127,54 @@ int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 	return 1;
 }
 
-/* the (order, origin) classes with stalls in panel (w, k), as order * 256 + origin */
+#define HIST_CLASSES 6	/* clusters that fit a panel's width without overprinting labels */
+#define HIST_REST -1	/* the class that holds the stalls of the least frequent classes */
+
+/* how many stalls of panel (w, k), setting @s, are of class @key (HIST_REST: of none of @cls) */
+static size_t class_count(struct pl_ctx *c, int w, int k, int s, int key, const int *cls, int n)
+{
+	const struct pl_stalls *ps = pl_group_stalls(c, w, k, s);
+	size_t cnt = 0;
+
+	for (size_t i = 0; i < ps->n; i++) {
+		int rk = ps->rec[i].order * 256 + ps->rec[i].origin, j = 0;
+
+		if (key != HIST_REST) {
+			cnt += rk == key;
+			continue;
+		}
+		while (j < n && cls[j] != rk)
+			j++;
+		cnt += j == n;
+	}
+	return cnt;
+}
+
+/* sort @v ascending, or with @by (swapped along) by @by descending */
+static void sort_ints(int *v, int n, size_t *by)
+{
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && (by ? by[j - 1] < by[j] : v[j - 1] > v[j]); j--) {
+			int x = v[j];
+
+			v[j] = v[j - 1];
+			v[j - 1] = x;
+			if (by) {
+				size_t y = by[j];
+
+				by[j] = by[j - 1];
+				by[j - 1] = y;
+			}
+		}
+}
+
+/*
+ * the (order, origin) classes with stalls in panel (w, k), as order * 256 + origin: the
+ * HIST_CLASSES - 1 most frequent in ascending order, then HIST_REST for the others
+ */
 static int hist_classes(struct pl_ctx *c, int w, int k, int *cls)
 {
+	size_t cnt[64] = { 0 };
 	int n = 0;
 
 	for (int s = 0; s < c->ns; s++) {
@@ -142,37 +187,41 @@ static int hist_classes(struct pl_ctx *c, int w, int k, int *cls)
 				;
 			if (j == n && n < 64)
 				cls[n++] = key;
+			if (j < 64)
+				cnt[j]++;
 		}
 	}
-	/* ascending order, then origin */
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && cls[j - 1] > cls[j]; j--) {
-			int x = cls[j];
-
-			cls[j] = cls[j - 1];
-			cls[j - 1] = x;
-		}
+	if (n > HIST_CLASSES) {
+		sort_ints(cls, n, cnt); /* most frequent first */
+		n = HIST_CLASSES - 1;
+		sort_ints(cls, n, NULL);
+		cls[n++] = HIST_REST;
+		return n;
+	}
+	sort_ints(cls, n, NULL);
 	return n;
 }
 
 /* one panel's block: a line per class, stalls per repetition per setting */
 static void hist_block(FILE *f, struct pl_ctx *c, int w, int k, const int *cls, int n)
 {
+	int named = n && cls[n - 1] == HIST_REST ? n - 1 : n;
+
 	fprintf(f, "# %s %s\n", c->workload[w], c->kernel[k]);
 	for (int j = 0; j < n; j++) {
 		char q[64];
 
-		fprintf(f, "\"o%d %s\"", cls[j] / 256,
-			pl_quote(q, sizeof(q), cb_origin_names[cls[j] % 256]));
+		if (cls[j] == HIST_REST)
+			fprintf(f, "\"the rest\"");
+		else
+			fprintf(f, "\"o%d %s\"", cls[j] / 256,
+				pl_quote(q, sizeof(q), cb_origin_names[cls[j] % 256]));
 		for (int s = 0; s < c->ns; s++) {
-			const struct pl_stalls *ps = pl_group_stalls(c, w, k, s);
 			const struct cb_group *g = c->grid[w][k][s];
-			size_t cnt = 0;
 
-			for (size_t i = 0; i < ps->n; i++)
-				cnt += ps->rec[i].order * 256 + ps->rec[i].origin == cls[j];
 			if (g && g->n)
-				fprintf(f, " %.6g", (double)cnt / g->n);
+				fprintf(f, " %.6g", (double)class_count(c, w, k, s, cls[j], cls,
+									  named) / g->n);
 			else
 				fprintf(f, " NaN");
 		}

@@ -194,6 +194,60 @@ static void test_palette(void **state)
 	}
 }
 
+/*
+ * the order/origin histogram folds what does not fit a panel: 8 classes of known counts
+ * (class i has i + 1 stalls over 2 repetitions) give the 5 most frequent in ascending
+ * order and "the rest" with the stalls of the other 3
+ */
+static void test_hist_rest(void **state)
+{
+	struct pl_ctx *c = calloc(1, sizeof(*c));
+	struct pl_stall rec[36];
+	struct cb_group g = { .n = 2 };
+	struct pl_chart ch;
+	char dir[1000], path[1100], line[256], name[64];
+	size_t n = 0;
+	double per_rep[8];
+	int rows = 0;
+	FILE *gp, *f;
+
+	snprintf(dir, sizeof(dir), "%s/hist", tmp);
+	assert_int_equal(cb_mkdir_p(dir), 0);
+	c->dir = dir;
+	c->nw = c->nk = c->ns = 1;
+	strcpy(c->workload[0], "w");
+	strcpy(c->kernel[0], "k");
+	strcpy(c->setting[0], "s");
+	c->grid[0][0][0] = &g;
+	/* class i: order 1 + i / 4, origin i % 4 (0 thp_fault .. 3 other), i + 1 stalls */
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j <= i; j++)
+			rec[n++] = (struct pl_stall){ .ns = 1000, .order = (int16_t)(1 + i / 4),
+						      .origin = (uint8_t)(i % 4) };
+	c->stalls[0][0][0] = (struct pl_stalls){ .n = n, .rec = rec, .read = true };
+	gp = fopen("/dev/null", "w");
+	assert_int_equal(pl_hist(c, gp, &ch, 1), 1);
+	fclose(gp);
+	snprintf(path, sizeof(path), "%s/stall-hist.dat", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		assert_int_equal(sscanf(line, "\"%63[^\"]\" %lf", name, &per_rep[rows]), 2);
+		rows++;
+	}
+	fclose(f);
+	assert_int_equal(rows, 6);
+	/* classes 3..7 (4..8 stalls) kept: order 1 other, order 2 thp_fault..other */
+	assert_float_equal(per_rep[0], 4 / 2.0, 1e-9);
+	assert_float_equal(per_rep[4], 8 / 2.0, 1e-9);
+	/* the rest: classes 0..2, 1 + 2 + 3 stalls */
+	assert_string_equal(name, "the rest");
+	assert_float_equal(per_rep[5], 6 / 2.0, 1e-9);
+	free(c);
+}
+
 static int setup(void **state)
 {
 	char *argv[] = { "plot", run, NULL };
@@ -229,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_cost),
 		cmocka_unit_test(test_cdf_marks),
 		cmocka_unit_test(test_palette),
+		cmocka_unit_test(test_hist_rest),
 	};
 
 	if (!getenv("FIXTURES")) {
