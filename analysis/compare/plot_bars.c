@@ -16,20 +16,19 @@
 
 static const struct bar_chart {
 	const char *file, *title, *metric, *ylabel;
-	double scale;
-	bool logy;
+	double scale;	/* bars start at 0 on a linear axis: a bar's length is its value */
 	double ymax; /* > 0: a fixed top (percentages) */
 } bar_charts[] = {
 	{ "stall-count", "Direct-compaction stalls per repetition", "dc_stalls",
-	  "stalls (median, 95% CI)", 1, false, 0 },
+	  "stalls (median, 95% CI)", 1, 0 },
 	{ "stall-time", "Time spent in direct-compaction stalls per repetition",
-	  "dc_stall_total_ns", "stall time (ms)", 1e-6, false, 0 },
+	  "dc_stall_total_ns", "stall time (ms)", 1e-6, 0 },
 	{ "stall-p99", "Direct-compaction stall latency, p99 of each repetition",
-	  "dc_stall_p99_ns", "p99 stall latency (us, log)", 1e-3, true, 0 },
+	  "dc_stall_p99_ns", "p99 stall latency (us)", 1e-3, 0 },
 	{ "thp-success", "THP success rate (the workload's own count)", "wl_thp_success_rate",
-	  "regions backed by a huge page (%)", 100, false, 100 },
+	  "regions backed by a huge page (%)", 100, 100 },
 	{ "stall-per-1k", "Direct-compaction stalls per 1000 high-order allocations",
-	  "dc_stalls_per_1k_alloc", "stalls per 1000 order>0 allocations", 1, false, 0 },
+	  "dc_stalls_per_1k_alloc", "stalls per 1000 order>0 allocations", 1, 0 },
 };
 
 /* the longest kernel label a cluster of a panel of @cols columns shows without overlap */
@@ -56,8 +55,6 @@ static void write_block(FILE *dat, const struct pl_ctx *c, const struct bar_char
 			double med, lo, hi;
 
 			pl_median_ci(c->grid[w][k][s], m, bc->scale, &med, &lo, &hi);
-			if (bc->logy && !(med > 0))
-				med = lo = hi = NAN; /* a log scale shows neither 0 nor nothing */
 			fprintf(dat, " %.6g %.6g %.6g", med, lo, hi);
 			*vals += !isnan(med);
 			*pos += med > 0;
@@ -109,8 +106,7 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
 			kernel_key(gp, c, h);
 		fprintf(gp, "set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
 			    "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics "
-			    "scale 0\nset ylabel \"%s\"\n%s", bc->ylabel, bc->logy ? "set logscale y\n" :
-			    "set yrange [0:*]\n");
+			    "scale 0\nset ylabel \"%s\"\nset yrange [0:*]\n", bc->ylabel);
 		if (bc->ymax > 0)
 			fprintf(gp, "set yrange [0:%g]\n", bc->ymax);
 		for (int w = 0; w < c->nw; w++) {
@@ -131,7 +127,7 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
 					    "title \"%s\"", s ? ", " : "", name, w, 2 + 3 * s, 3 + 3 * s,
 					4 + 3 * s, pl_palette[s % pl_npalette],
 					pl_quote(q, sizeof(q), c->setting[s]));
-			fprintf(gp, "\nunset label 1\nunset label 99\n%s", bc->ymax || bc->logy ? "" :
+			fprintf(gp, "\nunset label 1\nunset label 99\n%s", bc->ymax ? "" :
 				"set yrange [0:*]\n");
 		}
 		pl_end(gp);
