@@ -53,6 +53,18 @@ static void cdf_key(FILE *gp, const struct pl_ctx *c)
 		    "points pt 9 ps 1.4 lc rgb '#555555' title 'p99'");
 }
 
+/* the CDF of data block @b (kernel @k: dash, setting @s: colour) with its p50/p99 marks */
+static void cdf_line(FILE *gp, int b, int k, int s, int first)
+{
+	const char *col = pl_palette[s % pl_npalette];
+
+	fprintf(gp, "%s'stall-cdf.dat' index %d using 1:2 with steps lw 2 dt %d lc rgb '%s' "
+		    "notitle, 'stall-cdf-marks.dat' every ::%d::%d using 4:(0.5) with points pt 7 "
+		    "ps 1.2 lc rgb '%s' notitle, '' every ::%d::%d using 5:(0.99) with points pt 9 "
+		    "ps 1.4 lc rgb '%s' notitle", first ? "" : ", ", b, k + 1, col, b, b, col, b, b,
+		col);
+}
+
 int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 {
 	int blk[PL_MAX][PL_MAX][PL_MAX], nb = 0, rows, cols, height = pl_layout(c->nw, &rows, &cols);
@@ -80,8 +92,10 @@ int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 	fclose(f);
 	fclose(marks);
 	for (int t = 0; t < 2; t++) {
-		int keyed = 0, h = pl_begin(gp, t, "stall-cdf", "Direct-compaction stall latency, CDF (stalls "
-				 "of every repetition pooled)", rows, cols, height, c->ns + c->nk + 2);
+		static const char title[] = "Direct-compaction stall latency, CDF (stalls of every "
+					    "repetition pooled)";
+		int keyed = 0;
+		int h = pl_begin(gp, t, "stall-cdf", title, rows, cols, height, c->ns + c->nk + 2);
 
 		fprintf(gp, "set logscale x\nset xlabel 'stall latency (us, log)'\nset ylabel "
 			    "'fraction of stalls'\nset yrange [0:1]\n");
@@ -105,17 +119,9 @@ int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 			}
 			for (int k = 0; k < c->nk; k++)
 				for (int s = 0; s < c->ns; s++) {
-					int b = blk[w][k][s];
-					const char *col = pl_palette[s % pl_npalette];
-
-					if (b < 0)
+					if (blk[w][k][s] < 0)
 						continue;
-					fprintf(gp, "%s'stall-cdf.dat' index %d using 1:2 with steps lw 2 "
-						    "dt %d lc rgb '%s' notitle, 'stall-cdf-marks.dat' every "
-						    "::%d::%d using 4:(0.5) with points pt 7 ps 1.2 lc rgb "
-						    "'%s' notitle, '' every ::%d::%d using 5:(0.99) with "
-						    "points pt 9 ps 1.4 lc rgb '%s' notitle",
-						first ? "" : ", ", b, k + 1, col, b, b, col, b, b, col);
+					cdf_line(gp, blk[w][k][s], k, s, first);
 					first = 0;
 				}
 			fprintf(gp, "\n");
@@ -274,9 +280,10 @@ int pl_hist(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 			pl_panel_key(gp, p, h);
 			fprintf(gp, "plot ");
 			for (int s = 0; s < c->ns; s++)
-				fprintf(gp, "%s'stall-hist.dat' index %d using %d:xtic(1) lc rgb '%s' "
-					    "title \"%s\"", s ? ", " : "", p, 2 + s,
-					pl_palette[s % pl_npalette], pl_quote(q, sizeof(q), c->setting[s]));
+				fprintf(gp, "%s'stall-hist.dat' index %d using %d:xtic(1) lc rgb "
+					    "'%s' title \"%s\"", s ? ", " : "", p, 2 + s,
+					pl_palette[s % pl_npalette],
+					pl_quote(q, sizeof(q), c->setting[s]));
 			fprintf(gp, "\n");
 		}
 		pl_end(gp);

@@ -105,10 +105,10 @@ int pl_cost(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 	for (int t = 0; t < 2; t++) {
 		pl_terminal(gp, t, "cost", 700);
 		/* one panel, its right third for the key: no key entry over a point */
-		fprintf(gp, "set tmargin at screen 0.9\nset bmargin at screen 0.1\n"
-			    "set lmargin at screen 0.08\nset rmargin at screen 0.66\nset label 98 \"%s\" "
-			    "at screen 0.5,0.96 center font ',14'\nset key at screen 0.68,0.9 left top vertical Left reverse "
-			    "spacing 1.3 width 1\n", title);
+		fprintf(gp, "set tmargin at screen 0.9\nset bmargin at screen 0.1\nset lmargin at "
+			    "screen 0.08\nset rmargin at screen 0.66\nset label 98 \"%s\" at screen "
+			    "0.5,0.96 center font ',14'\nset key at screen 0.68,0.9 left top vertical "
+			    "Left reverse spacing 1.3 width 1\n", title);
 		/* room around the outermost points: a marker on the border is cut in half */
 		fprintf(gp, "set offsets graph 0.05, graph 0.05, graph 0.05, graph 0.05\n");
 		fprintf(gp, "set xzeroaxis lt -1\nset yzeroaxis lt -1\nset grid xtics ytics lc rgb "

@@ -149,9 +149,10 @@ static void draw(FILE *gp, int t, const char *file, const char *title, double wi
 		    "with lines lw 2 lc rgb '#E69F00' title 'free MiB at orders 1-4'%s\n", file,
 		isnan(win_s) ? "" : ", NaN with lines dt 2 lc rgb '#666666' title 'measurement "
 		"window'");
-	fprintf(gp, "unset y2tics\nunset y2label\nunset key\nset xlabel '%s'\nset ylabel 'stall (ms)'\nset title 'direct-compaction stalls "
-		    "(tick height = duration)'\n", isnan(win_s) ? "seconds (no window in meta.json: "
-		"samples and stalls each from their first)" : "seconds since the window began");
+	fprintf(gp, "unset y2tics\nunset y2label\nunset key\nset xlabel '%s'\nset ylabel "
+		    "'stall (ms)'\nset title 'direct-compaction stalls (tick height = duration)'\n",
+		isnan(win_s) ? "seconds (no window in meta.json: samples and stalls each from "
+		"their first)" : "seconds since the window began");
 	if (!nstalls)
 		fprintf(gp, "set label 1 'no direct-compaction stall' at graph 0.5,0.5 center\n"
 			    "plot [][0:1] NaN notitle\nunset label 1\n");

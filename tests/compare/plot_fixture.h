@@ -59,73 +59,83 @@ static inline int fx_missing(int w, int k, int s)
 	return w == 3 && k == 1 && s == 3;
 }
 
+/* the cell (w, k, s, repetition r) of run @d: summary.json, samples.csv, maybe a trace */
+static inline int fx_write_cell(const char *d, int w, int k, int s, int r, const char *trace,
+				size_t tlen)
+{
+	char path[1200], text[4096], id[200];
+
+	snprintf(id, sizeof(id), "%s.%s.%s.r%d", fx_kernel[k], fx_setting[s], fx_workload[w],
+		 r + 1);
+	snprintf(path, sizeof(path), "%s/%s", d, id);
+	if (cb_mkdir_p(path) < 0)
+		return -1;
+	if (fx_missing(w, k, s))
+		return 0; /* no summary, no meta: a failed cell */
+	snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,\"metrics\":{"
+		 "\"dc_stalls\":%.0f,\"dc_stall_total_ns\":%.0f,\"dc_stall_p50_ns\":20000,"
+		 "\"dc_stall_p99_ns\":%.0f,\"dc_stalls_per_1k_alloc\":%g,"
+		 "\"wl_thp_success_rate\":%g,\"cpu_background_ns\":%.0f}}\n",
+		 fx_stalls(w, k, s, r), fx_stall_ns(w, k, s, r), fx_p99_ns(w, k, s, r),
+		 1.5 * (s + 1), fx_thp(w, k, s, r), fx_cpu_ns(w, k, s, r));
+	snprintf(path, sizeof(path), "%s/%s/summary.json", d, id);
+	if (cb_write_file_atomic(path, text, strlen(text)) < 0)
+		return -1;
+	/* one zone, three samples: order-9 blocks 50, 20, 5 + s */
+	snprintf(text, sizeof(text), "t_ns,node,zone,present,score,weighted,node_score,"
+		 "o0,o1,o2,o3,o4,o5,o6,o7,o8,o9,o10\n"
+		 "1000000000,0,Normal,262144,0,0,0,100,64,32,16,8,0,0,0,0,50,0\n"
+		 "2000000000,0,Normal,262144,0,0,0,100,32,16,8,4,0,0,0,0,20,0\n"
+		 "3000000000,0,Normal,262144,0,0,0,100,16,8,4,2,0,0,0,0,%d,0\n", 5 + s);
+	snprintf(path, sizeof(path), "%s/%s/samples.csv", d, id);
+	if (cb_write_file_atomic(path, text, strlen(text)) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s/trace.dat", d, id);
+	return w == 0 ? cb_write_file_atomic(path, trace, tlen) : 0;
+}
+
+/* cell @i of the run order: kernel, setting, workload, repetition (repetition fastest) */
+static inline void fx_cell(int i, int *w, int *k, int *s, int *r)
+{
+	*r = i % FX_REPS;
+	*w = i / FX_REPS % FX_NW;
+	*s = i / FX_REPS / FX_NW % FX_NS;
+	*k = i / FX_REPS / FX_NW / FX_NS;
+}
+
 /* write the run into @d (an existing, empty directory); @src_dir holds the fixtures */
 static inline int fx_make_run(const char *d, const char *src_dir)
 {
-	char path[1200], text[4096], id[200];
-	char *trace;
+	const int cells = FX_NK * FX_NS * FX_NW * FX_REPS;
+	char path[1200];
 	size_t tlen = 0;
+	char *trace;
 	FILE *f;
-	int first = 1;
+	int w, k, s, r;
 
 	snprintf(path, sizeof(path), "%s/analysis-thp-compact.v6.dat", src_dir);
 	trace = cb_read_file(path, &tlen);
-	if (!trace)
-		return -1;
 	snprintf(path, sizeof(path), "%s/run.json", d);
-	f = fopen(path, "w");
-	if (!f)
+	if (!trace || !(f = fopen(path, "w")))
 		return -1;
 	fprintf(f, "{\"schema\":1,\"config\":\"configs/synthetic.ini\",\"config_sha256\":\"x\","
 		   "\"cells\":[");
-	for (int k = 0; k < FX_NK; k++)
-		for (int s = 0; s < FX_NS; s++)
-			for (int w = 0; w < FX_NW; w++)
-				for (int r = 0; r < FX_REPS; r++) {
-					fprintf(f, "%s{\"id\":\"%s.%s.%s.r%d\",\"kernel\":\"%s\","
-						"\"setting\":\"%s\",\"workload\":\"%s\",\"rep\":%d}",
-						first ? "" : ",", fx_kernel[k], fx_setting[s],
-						fx_workload[w], r + 1, fx_kernel[k], fx_setting[s],
-						fx_workload[w], r + 1);
-					first = 0;
-				}
+	for (int i = 0; i < cells; i++) {
+		fx_cell(i, &w, &k, &s, &r);
+		fprintf(f, "%s{\"id\":\"%s.%s.%s.r%d\",\"kernel\":\"%s\",\"setting\":\"%s\","
+			"\"workload\":\"%s\",\"rep\":%d}", i ? "," : "", fx_kernel[k],
+			fx_setting[s], fx_workload[w], r + 1, fx_kernel[k], fx_setting[s],
+			fx_workload[w], r + 1);
+	}
 	fprintf(f, "]}\n");
 	fclose(f);
-	for (int k = 0; k < FX_NK; k++)
-		for (int s = 0; s < FX_NS; s++)
-			for (int w = 0; w < FX_NW; w++)
-				for (int r = 0; r < FX_REPS; r++) {
-					snprintf(id, sizeof(id), "%s.%s.%s.r%d", fx_kernel[k],
-						 fx_setting[s], fx_workload[w], r + 1);
-					snprintf(path, sizeof(path), "%s/%s", d, id);
-					if (cb_mkdir_p(path) < 0)
-						return -1;
-					if (fx_missing(w, k, s))
-						continue; /* no summary, no meta: a failed cell */
-					snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,"
-						 "\"metrics\":{\"dc_stalls\":%.0f,\"dc_stall_total_ns\":%.0f,"
-						 "\"dc_stall_p50_ns\":20000,\"dc_stall_p99_ns\":%.0f,"
-						 "\"dc_stalls_per_1k_alloc\":%g,\"wl_thp_success_rate\":%g,"
-						 "\"cpu_background_ns\":%.0f}}\n", fx_stalls(w, k, s, r),
-						 fx_stall_ns(w, k, s, r), fx_p99_ns(w, k, s, r),
-						 1.5 * (s + 1), fx_thp(w, k, s, r), fx_cpu_ns(w, k, s, r));
-					snprintf(path, sizeof(path), "%s/%s/summary.json", d, id);
-					if (cb_write_file_atomic(path, text, strlen(text)) < 0)
-						return -1;
-					/* one zone, three samples: order-9 blocks 50, 20, 5 + s */
-					snprintf(text, sizeof(text), "t_ns,node,zone,present,score,weighted,"
-						 "node_score,o0,o1,o2,o3,o4,o5,o6,o7,o8,o9,o10\n"
-						 "1000000000,0,Normal,262144,0,0,0,100,64,32,16,8,0,0,0,0,50,0\n"
-						 "2000000000,0,Normal,262144,0,0,0,100,32,16,8,4,0,0,0,0,20,0\n"
-						 "3000000000,0,Normal,262144,0,0,0,100,16,8,4,2,0,0,0,0,%d,0\n",
-						 5 + s);
-					snprintf(path, sizeof(path), "%s/%s/samples.csv", d, id);
-					if (cb_write_file_atomic(path, text, strlen(text)) < 0)
-						return -1;
-					snprintf(path, sizeof(path), "%s/%s/trace.dat", d, id);
-					if (w == 0 && cb_write_file_atomic(path, trace, tlen) < 0)
-						return -1;
-				}
+	for (int i = 0; i < cells; i++) {
+		fx_cell(i, &w, &k, &s, &r);
+		if (fx_write_cell(d, w, k, s, r, trace, tlen) < 0) {
+			free(trace);
+			return -1;
+		}
+	}
 	free(trace);
 	return 0;
 }
@@ -147,9 +157,9 @@ static inline int fx_write_report_md(const char *d)
 		   "96 cells, 93 analyzed, 3 left out.\n\n## Results\n\n");
 	for (int k = 0; k < FX_NK; k++)
 		for (int w = 0; w < FX_NW; w++) {
-			fprintf(f, "### kernel `%s`, workload `%s`\n\n| setting | reps | dc_stalls | "
-				   "stall_ms | p99_us | thp_ok_wl%% | notes |\n| --- | ---: | ---: | "
-				   "---: | ---: | ---: | --- |\n", fx_kernel[k], fx_workload[w]);
+			fprintf(f, "### kernel `%s`, workload `%s`\n\n", fx_kernel[k], fx_workload[w]);
+			fprintf(f, "| setting | reps | dc_stalls | stall_ms | p99_us | thp_ok_wl%% | "
+				   "notes |\n| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
 			for (int s = 0; s < FX_NS; s++)
 				if (!fx_missing(w, k, s))
 					fprintf(f, "| %s | %d | %.0f | %.1f | %.1f | %.1f |  |\n",
@@ -163,7 +173,8 @@ static inline int fx_write_report_md(const char *d)
 	for (int k = 0; k < FX_NK; k++)
 		for (int w = 0; w < FX_NW; w++)
 			fprintf(f, "- verdict: %s on kernel %s: setting 'demand' had fewer "
-				   "direct-compaction stalls than 'none'\n", fx_workload[w], fx_kernel[k]);
+				   "direct-compaction stalls than 'none'\n", fx_workload[w],
+				fx_kernel[k]);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/report.md", d);
 	ret = cb_write_file_atomic(path, buf, len);
