@@ -59,6 +59,24 @@ static inline int fx_missing(int w, int k, int s)
 	return w == 3 && k == 1 && s == 3;
 }
 
+/* run the command @cmd with stdout to @out (NULL: /dev/null); returns its exit status */
+static inline int fx_quiet(int (*cmd)(int, char **), int argc, char **argv, const char *out)
+{
+	FILE *saved = stdout;
+	int rc;
+
+	fflush(stdout);
+	stdout = fopen(out ? out : "/dev/null", "w");
+	if (!stdout) {
+		stdout = saved;
+		return -1;
+	}
+	rc = cmd(argc, argv);
+	fclose(stdout);
+	stdout = saved;
+	return rc;
+}
+
 /* the cell (w, k, s, repetition r) of run @d: summary.json, samples.csv, maybe a trace */
 static inline int fx_write_cell(const char *d, int w, int k, int s, int r, const char *trace,
 				size_t tlen)

@@ -19,6 +19,7 @@
 
 #include "analyze.h"
 #include "compare.h"
+#include "plot_fixture.h"
 #include "util.h"
 
 static char tmp[] = "/tmp/cb-test-plot-XXXXXX";
@@ -83,15 +84,8 @@ static const char *make_run(const char *name, int stalls)
 static int plot(const char *dir)
 {
 	char *argv[] = { "plot", (char *)dir, NULL };
-	FILE *saved = stdout;
-	int rc;
 
-	fflush(stdout);
-	stdout = fopen("/dev/null", "w");
-	rc = cmd_plot(2, argv);
-	fclose(stdout);
-	stdout = saved;
-	return rc;
+	return fx_quiet(cmd_plot, 2, argv, NULL);
 }
 
 /* whether @dir/charts/@file.svg says @text; every chart's PNG and SVG must be there */
@@ -173,15 +167,10 @@ static char *analyze_out(const char *dir, bool json)
 {
 	char *argv[] = { "analyze", (char *)dir, "--format", json ? "json" : "text", NULL };
 	char path[900];
-	FILE *saved = stdout;
 
 	snprintf(path, sizeof(path), "%s/analyze.out", tmp);
-	fflush(stdout);
-	stdout = fopen(path, "w");
 	/* the cells have no meta.json: left out, exit 1, report.md still written */
-	assert_int_equal(cmd_analyze(4, argv), 1);
-	fclose(stdout);
-	stdout = saved;
+	assert_int_equal(fx_quiet(cmd_analyze, 4, argv, path), 1);
 	return cb_read_file(path, NULL);
 }
 

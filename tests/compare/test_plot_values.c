@@ -251,20 +251,13 @@ static void test_hist_rest(void **state)
 static int setup(void **state)
 {
 	char *argv[] = { "plot", run, NULL };
-	FILE *saved = stdout;
-	int rc;
 
 	if (!mkdtemp(tmp))
 		return -1;
 	snprintf(run, sizeof(run), "%s/run", tmp);
 	if (cb_mkdir_p(run) < 0 || fx_make_run(run, getenv("FIXTURES")) < 0)
 		return -1;
-	fflush(stdout);
-	stdout = fopen("/dev/null", "w");
-	rc = cmd_plot(2, argv);
-	fclose(stdout);
-	stdout = saved;
-	return rc;
+	return fx_quiet(cmd_plot, 2, argv, NULL);
 }
 
 static int teardown(void **state)

@@ -98,7 +98,7 @@ static int check_page(const char *tmp, const char *exe, const char *fx, int nrun
 	char run[2][200], path[300], page[300], dom[300], first[64] = "";
 	char *argv[] = { "plot", run[0], run[1], NULL }, *html, *out, *res, *end;
 	int ov = -1, outside = -1, scrollx = -1, tables = -1, charts = -1, fail = 0;
-	FILE *f, *saved = stdout;
+	FILE *f;
 
 	for (int r = 0; r < nruns; r++) {
 		snprintf(run[r], sizeof(run[r]), "%s/run%d-%c", tmp, nruns, 'a' + r);
@@ -106,14 +106,10 @@ static int check_page(const char *tmp, const char *exe, const char *fx, int nrun
 		    fx_write_report_md(run[r]) < 0)
 			return 1;
 	}
-	fflush(stdout);
-	stdout = fopen("/dev/null", "w");
-	if (cmd_plot(1 + nruns, argv)) {
+	if (fx_quiet(cmd_plot, 1 + nruns, argv, NULL)) {
 		fprintf(stderr, "plot failed\n");
 		return 1;
 	}
-	fclose(stdout);
-	stdout = saved;
 	snprintf(path, sizeof(path), "%s/report.html", run[0]);
 	html = cb_read_file(path, NULL);
 	if (!html || !(end = strstr(html, "</body>")))
