@@ -224,6 +224,30 @@ static void sections(FILE *f, const struct pl_ctx *c, char **md, const char *nam
 	}
 }
 
+/* the sections of report.md this page has no place for above, under their own headings */
+static void other_sections(FILE *f, const struct pl_ctx *c, char **md)
+{
+	static const char *const placed[] = { "Verdict", "Results", "Cells pending",
+					      "Cells left out", "Charts" };
+	const char *p;
+
+	for (p = md[0] ? strstr(md[0], "\n## ") : NULL; p; p = strstr(p + 1, "\n## ")) {
+		char name[128];
+		size_t i;
+
+		if (sscanf(p + 4, "%127[^\n]", name) != 1)
+			continue;
+		for (i = 0; i < CB_ARRAY_SIZE(placed) && strcmp(placed[i], name); i++)
+			;
+		if (i < CB_ARRAY_SIZE(placed))
+			continue;
+		fputs("<h2>", f);
+		escape(f, name);
+		fputs("</h2>\n", f);
+		sections(f, c, md, name, false);
+	}
+}
+
 int pl_report_html(const struct pl_ctx *c, const struct pl_chart *ch, int n)
 {
 	char path[PATH_MAX], *md[PL_MAX] = { NULL }, *buf = NULL;
@@ -255,9 +279,10 @@ int pl_report_html(const struct pl_ctx *c, const struct pl_chart *ch, int n)
 	sections(f, c, md, "Verdict", false);
 	fputs("<h2 id=\"results\">Tables</h2>\n", f);
 	sections(f, c, md, "Results", true);
-	sections(f, c, md, "Pending", false);
+	sections(f, c, md, "Cells pending", false);
 	fputs("<h2 id=\"left-out\">Cells left out</h2>\n", f);
 	sections(f, c, md, "Cells left out", false);
+	other_sections(f, c, md);
 	fputs("<h2 id=\"charts\">Charts</h2>\n", f);
 	legend(f, c);
 	for (int j = 0; j < n; j++) {
