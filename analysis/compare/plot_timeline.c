@@ -94,6 +94,8 @@ static int write_samples(FILE *f, const char *cell_dir, uint64_t t0, double *xmi
 		if (!isdigit((unsigned char)line[0]))
 			continue; /* the header */
 		t = strtoull(line, NULL, 10);
+		if (!t0)
+			t0 = t; /* no window: time from the first sample */
 		if (have && t != cur) {
 			put_sample(f, cur, t0, pages, xmin, xmax);
 			memset(pages, 0, sizeof(pages));

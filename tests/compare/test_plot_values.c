@@ -195,6 +195,48 @@ static void test_palette(void **state)
 }
 
 /*
+ * the timeline of the first group (thp-burst, first kernel, 'none'): the free 2 MiB blocks
+ * and the MiB free at orders 1-4 the fixture's samples.csv holds (o1..o4 = 64, 32, 16, 8
+ * pages: 2 MiB, then half of it twice), and one tick per stall of its median repetition:
+ * the 336 of the fixture trace
+ */
+static void test_timeline(void **state)
+{
+	static const double blocks[3] = { 50, 20, 5 }, mib[3] = { 2, 1, 0.5 };
+	char path[1100], line[256];
+	int block = 0, samples = 0, ticks = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/charts/timeline-0.dat", run);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		double a, b, m;
+
+		if (line[0] == '#')
+			continue;
+		if (line[0] == '\n') {
+			block += samples > 0 && !block && line[0] == '\n';
+			continue;
+		}
+		if (block == 0) {
+			assert_int_equal(sscanf(line, "%lf %lf %lf", &a, &b, &m), 3);
+			assert_float_equal(a, samples, 1e-9);
+			assert_float_equal(b, blocks[samples], 1e-9);
+			assert_float_equal(m, mib[samples], 1e-9);
+			samples++;
+		} else {
+			assert_int_equal(sscanf(line, "%lf %lf", &a, &b), 2);
+			assert_true(b > 0);
+			ticks++;
+		}
+	}
+	fclose(f);
+	assert_int_equal(samples, 3);
+	assert_int_equal(ticks, 336);
+}
+
+/*
  * the order/origin histogram folds what does not fit a panel: 8 classes of known counts
  * (class i has i + 1 stalls over 2 repetitions) give the 5 most frequent in ascending
  * order and "the rest" with the stalls of the other 3
@@ -277,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_cdf_marks),
 		cmocka_unit_test(test_palette),
 		cmocka_unit_test(test_hist_rest),
+		cmocka_unit_test(test_timeline),
 	};
 
 	if (!getenv("FIXTURES")) {
