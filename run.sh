@@ -12,10 +12,11 @@ packages=(
 	gcc pkg-config meson ninja-build
 	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd
 	libinih-dev libjson-c-dev libgsl-dev libcmocka-dev
-	libssl-dev gnuplot-nox stress-ng chromium libcmark-gfm-dev libcmark-gfm-extensions-dev
+	libssl-dev gnuplot-nox stress-ng chromium
 	qemu-system-x86 busybox-static cpio linux-source-6.1 make patch xz-utils bc bison flex
 	libelf-dev
 	openssh-client openssh-server
+	libcmark-gfm-dev libcmark-gfm-extensions-dev
 )
 
 die() { echo "run.sh: $*" >&2; exit 1; }
