@@ -16,6 +16,7 @@ packages=(
 	qemu-system-x86 busybox-static cpio linux-source-6.1 make patch xz-utils bc bison flex
 	libelf-dev
 	openssh-client openssh-server
+	libcmark-gfm-dev libcmark-gfm-extensions-dev
 )
 
 die() { echo "run.sh: $*" >&2; exit 1; }

@@ -28,7 +28,8 @@ static const struct opt {
 	const char *arg; /* NULL: a flag */
 	const char *help;
 } opts[] = {
-	{ "--format", "text|json", "how a lone trace's stall summary is printed (default text)" },
+	{ "--format", "text|json", "text for a person (default), or JSON: every figure" },
+	{ "--all", NULL, "a trace's text: every metric with a value (summary.json names)" },
 	{ "--watts-per-core", "W", "watts per busy core of the modeled energy (default 10)" },
 	{ "--metrics", NULL, "print the metric table (markdown) and exit" },
 	{ "--help", NULL, "print this help and exit" },
@@ -39,8 +40,8 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f,
-		"usage: compactbench analyze DIR [--watts-per-core W]\n"
-		"       compactbench analyze FILE.dat [--format text|json]\n"
+		"usage: compactbench analyze DIR [--format text|json] [--watts-per-core W]\n"
+		"       compactbench analyze FILE.dat [--format text|json] [--all]\n"
 		"       compactbench analyze --metrics\n"
 		"\n"
 		"  DIR       a run directory (run.json): analyze every cell (summary.json each),\n"
@@ -104,29 +105,6 @@ static void print_value(FILE *out, const struct cb_values *v, int i)
 		fprintf(out, "  %-28s %14.3f %s\n", m->name, v->v[i], m->unit);
 }
 
-/* stalls by origin and compaction runs by attribution, for the lone-trace text output */
-static void print_splits(const struct cb_stalls *st)
-{
-	struct cb_dist d;
-	int i;
-
-	printf("  stalls by origin (gfp bits from the %s):", st->gfp_from_trace ? "trace" :
-	       "6.x defaults");
-	for (i = 0; i < CB_ORIGIN_NR; i++) {
-		if (cb_stalls_dist(st, CB_SPLIT_ORIGIN, i, &d, NULL) || !d.n)
-			continue;
-		printf(" %s:%llu (p99 %.0f ns)", cb_origin_names[i], (unsigned long long)d.n,
-		       d.pct[CB_P99]);
-	}
-	printf("%s\n", st->stalls ? "" : " none");
-	printf("  compaction runs by attribution:");
-	for (i = 0; i < CB_ATTR_NR; i++)
-		if (st->work[i].runs)
-			printf(" %s:%llu (%.3f ms)", cb_attr_names[i],
-			       (unsigned long long)st->work[i].runs, st->work[i].run_ns / 1e6);
-	printf("\n");
-}
-
 /* the probe method's stalls and how far the tracepoint method is from them */
 static void print_probe(const struct cb_stalls *st)
 {
@@ -155,13 +133,12 @@ static void print_probe(const struct cb_stalls *st)
 	printf("\n");
 }
 
-static int analyze_trace(const char *path, bool json)
+static int analyze_trace(const char *path, bool json, bool all)
 {
 	struct cb_stalls st;
 	struct cb_values val;
 	struct cb_metric_in in = { .st = &st };
 	char err[1024];
-	int i;
 
 	if (cb_stalls_from_trace(path, &st, err, sizeof(err))) {
 		fprintf(stderr, "compactbench analyze: %s\n", err);
@@ -188,28 +165,107 @@ static int analyze_trace(const char *path, bool json)
 							       JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
-		printf("trace %s: %llu events, %llu lost%s%s\n", path,
-		       (unsigned long long)st.events, (unsigned long long)st.missed,
-		       st.missing[0] ? "; not recorded: " : "", st.missing);
-		printf("method: %s\n", cb_stalls_method(&st));
+		cb_analyze_print_trace(stdout, path, &st, &val, all);
 		if (st.probe.present)
 			print_probe(&st);
-		printf("direct compaction, tracepoint method (p50/p99: GSL quantiles):\n");
-		for (i = 0; i < CB_M_NR; i++)
-			if (cb_metrics[i].source == CB_SRC_TRACE)
-				print_value(stdout, &val, i);
-		printf("  stalls by order:");
-		for (i = 0; i <= CB_STALLS_MAX_ORDER; i++)
-			if (st.by_order[i])
-				printf(" %d:%llu", i, (unsigned long long)st.by_order[i]);
-		printf("%s\n", st.stalls ? "" : " none");
-		print_splits(&st);
 	}
 	cb_stalls_free(&st);
 	return 0;
 }
 
-static int analyze_one_cell(const char *dir)
+/* the section "## Charts" that `plot` added to @run_dir/report.md, malloc'ed; NULL if none */
+static char *charts_section(const char *run_dir)
+{
+	char path[PATH_MAX], *md, *cut, *ret = NULL;
+
+	if (cb_path(path, sizeof(path), "%s/report.md", run_dir) < 0 ||
+	    !(md = cb_read_file(path, NULL)))
+		return NULL;
+	cut = strstr(md, "\n## Charts\n");
+	if (cut)
+		ret = strdup(cut);
+	free(md);
+	return ret;
+}
+
+/* put @charts back at the end of the report.md the analyzer just wrote */
+static void keep_charts(const char *run_dir, const char *charts)
+{
+	char path[PATH_MAX], *md, *both;
+	size_t len = 0;
+
+	if (!charts || cb_path(path, sizeof(path), "%s/report.md", run_dir) < 0 ||
+	    !(md = cb_read_file(path, &len)))
+		return;
+	while (len && md[len - 1] == '\n')
+		md[--len] = '\0';
+	if (asprintf(&both, "%s\n%s", md, charts) >= 0) {
+		if (cb_write_file_atomic(path, both, strlen(both)) < 0)
+			fprintf(stderr, "compactbench analyze: %s: cannot write: %s\n", path,
+				strerror(errno));
+		free(both);
+	}
+	free(md);
+}
+
+/* a run's cells as JSON: each cell's id, names and summary.json (null if it has none) */
+static void print_run_json(const char *run_dir, int status)
+{
+	char path[PATH_MAX];
+	struct json_object *run, *cells, *out = json_object_new_object(), *arr;
+
+	json_object_object_add(out, "run", json_object_new_string(run_dir));
+	json_object_object_add(out, "status", json_object_new_int(status));
+	arr = json_object_new_array();
+	if (cb_path(path, sizeof(path), "%s/run.json", run_dir) == 0 &&
+	    (run = json_object_from_file(path))) {
+		if (json_object_object_get_ex(run, "cells", &cells) &&
+		    json_object_is_type(cells, json_type_array)) {
+			for (size_t i = 0; i < json_object_array_length(cells); i++) {
+				struct json_object *c = json_object_array_get_idx(cells, i), *id;
+				struct json_object *e = json_object_get(c), *sum = NULL;
+
+				if (json_object_object_get_ex(c, "id", &id) &&
+				    cb_path(path, sizeof(path), "%s/%s/summary.json", run_dir,
+					    json_object_get_string(id)) == 0 &&
+				    access(path, R_OK) == 0)
+					sum = json_object_from_file(path);
+				json_object_object_add(e, "summary", sum);
+				json_object_array_add(arr, e);
+			}
+		}
+		json_object_put(run);
+	}
+	json_object_object_add(out, "cells", arr);
+	printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(out);
+}
+
+/* a run: the report (text, or with @json the cells as JSON), the Charts section kept */
+static int analyze_run(const char *run_dir, bool json)
+{
+	char *charts = charts_section(run_dir), *text = NULL;
+	size_t len = 0;
+	FILE *out = json ? open_memstream(&text, &len) : stdout;
+	int ret;
+
+	if (!out)
+		abort();
+	fflush(stdout);
+	ret = cb_analyze_run(run_dir, out);
+	if (json)
+		fclose(out);
+	free(text);
+	if (ret >= 0)
+		keep_charts(run_dir, charts);
+	free(charts);
+	if (json && ret >= 0)
+		print_run_json(run_dir, ret);
+	return ret < 0 ? 2 : ret;
+}
+
+static int analyze_one_cell(const char *dir, bool json)
 {
 	struct cb_cell_summary cs;
 	char err[1024];
@@ -221,6 +277,18 @@ static int analyze_one_cell(const char *dir)
 	if (rc) {
 		fprintf(stderr, "compactbench analyze: %s\n", err);
 		return rc == -2 ? 1 : 2;
+	}
+	if (json) {
+		char path[PATH_MAX], *sum;
+
+		if (cb_path(path, sizeof(path), "%s/summary.json", dir) < 0 ||
+		    !(sum = cb_read_file(path, NULL))) {
+			fprintf(stderr, "compactbench analyze: %s/summary.json: cannot read\n", dir);
+			return 2;
+		}
+		fputs(sum, stdout);
+		free(sum);
+		return 0;
 	}
 	printf("cell %s: summary written to %s/summary.json%s\n", cs.id, dir,
 	       cs.lost ? " (lost events!)" : "");
@@ -236,9 +304,10 @@ static int analyze_one_cell(const char *dir)
 int cmd_analyze(int argc, char **argv)
 {
 	const char *target = NULL, *format = "text";
+	bool all = false;
 	char path[PATH_MAX];
 	struct stat sb;
-	int i, ret;
+	int i;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -246,6 +315,8 @@ int cmd_analyze(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(a, "--all")) {
+			all = true;
 		} else if (!strcmp(a, "--metrics")) {
 			cb_metrics_print_table(stdout);
 			return 0;
@@ -289,14 +360,11 @@ int cmd_analyze(int argc, char **argv)
 		return 2;
 	}
 	if (!S_ISDIR(sb.st_mode))
-		return analyze_trace(target, !strcmp(format, "json"));
-	if (cb_path(path, sizeof(path), "%s/run.json", target) == 0 && access(path, F_OK) == 0) {
-		fflush(stdout);
-		ret = cb_analyze_run(target, stdout);
-		return ret < 0 ? 2 : ret;
-	}
+		return analyze_trace(target, !strcmp(format, "json"), all);
+	if (cb_path(path, sizeof(path), "%s/run.json", target) == 0 && access(path, F_OK) == 0)
+		return analyze_run(target, !strcmp(format, "json"));
 	if (cb_path(path, sizeof(path), "%s/meta.json", target) == 0 && access(path, F_OK) == 0)
-		return analyze_one_cell(target);
+		return analyze_one_cell(target, !strcmp(format, "json"));
 	fprintf(stderr, "compactbench analyze: %s: neither a run (run.json) nor a cell (meta.json)\n",
 		target);
 	return 2;

@@ -44,4 +44,15 @@ int cb_analyze_run(const char *run_dir, FILE *out);
 /* cmd_analyze - `compactbench analyze DIR` (argv[0] is "analyze"); returns the exit code */
 int cmd_analyze(int argc, char **argv);
 
+struct cb_stalls;
+struct cb_values;
+
+/*
+ * cb_analyze_print_trace - a lone trace for a person (analyze_text.c): the stalls in human
+ * units, a log2 latency histogram per order and origin, the background work; with @all
+ * every trace metric with a value instead. Zero rows and nulls are left out.
+ */
+void cb_analyze_print_trace(FILE *f, const char *path, const struct cb_stalls *st,
+			    const struct cb_values *v, bool all);
+
 #endif

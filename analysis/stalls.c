@@ -146,6 +146,7 @@ static int add_stall(struct cb_stalls *s, const struct pst *p, uint64_t ns)
 	}
 	r = &s->rec[s->n++];
 	r->ns = (double)ns;
+	r->start = p->start;
 	r->order = (int16_t)p->order;
 	r->origin = p->origin;
 	r->khugepaged = p->khugepaged;

@@ -94,6 +94,7 @@ extern const char *const cb_bg_names[CB_BG_NR];
 /* one stall: its duration and what it is split by */
 struct cb_stall_rec {
 	double ns;
+	uint64_t start; /* the attempt's first event, ns of the trace clock (for timelines) */
 	int16_t order;
 	uint8_t origin; /* enum cb_origin */
 	uint8_t khugepaged;

@@ -15,13 +15,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "analyze.h"
 #include "compare.h"
+#include "plot_fixture.h"
 #include "util.h"
 
 static char tmp[] = "/tmp/cb-test-plot-XXXXXX";
 
-static const char *const files[] = { "stall-cdf", "stall-pct", "stall-count", "thp-success",
-				     "stall-per-1k", "cost", "free-2m", "free-orders" };
+static const char *const files[] = { "stall-cdf", "stall-p99", "stall-count", "stall-time",
+				     "thp-success", "stall-per-1k", "stall-hist", "cost",
+				     "timeline-0", "timeline-1" };
 
 /*
  * a run of settings a and b, 3 repetitions each, of workload idle; @stalls 0 writes the
@@ -79,15 +84,8 @@ static const char *make_run(const char *name, int stalls)
 static int plot(const char *dir)
 {
 	char *argv[] = { "plot", (char *)dir, NULL };
-	FILE *saved = stdout;
-	int rc;
 
-	fflush(stdout);
-	stdout = fopen("/dev/null", "w");
-	rc = cmd_plot(2, argv);
-	fclose(stdout);
-	stdout = saved;
-	return rc;
+	return fx_quiet(cmd_plot, 2, argv, NULL);
 }
 
 /* whether @dir/charts/@file.svg says @text; every chart's PNG and SVG must be there */
@@ -135,15 +133,16 @@ static void test_no_stalls(void **state)
 	assert_int_equal(plot(d), 0);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
 		chart_says(d, files[i], "");
-	assert_true(chart_says(d, "stall-cdf", "no stalls in these runs"));
-	assert_true(chart_says(d, "stall-pct", "no stalls in these runs"));
-	assert_true(chart_says(d, "stall-count", "no stalls"));
-	assert_true(chart_says(d, "stall-per-1k", "no stalls"));
-	assert_true(chart_says(d, "thp-success", "no THP success rate"));
+	assert_true(chart_says(d, "stall-cdf", "no stalls"));
+	assert_true(chart_says(d, "stall-p99", "no value in these runs"));
+	assert_true(chart_says(d, "stall-count", "all 0"));
+	assert_true(chart_says(d, "stall-per-1k", "all 0"));
+	assert_true(chart_says(d, "thp-success", "no value in these runs"));
+	assert_true(chart_says(d, "stall-hist", "no stalls in these runs"));
 	assert_true(chart_says(d, "cost", "no stalls avoided, no CPU spent"));
-	assert_true(chart_says(d, "free-2m", "no free blocks of 2 MiB or larger"));
-	/* order 0 and 8 have free memory: that chart has lines, no note */
-	assert_false(chart_says(d, "free-orders", "no free memory"));
+	assert_true(chart_says(d, "timeline-0", "no direct-compaction stall"));
+	/* order 0 and 8 have free memory, none of order 9: the timeline's lines are at 0 */
+	assert_true(chart_says(d, "timeline-0", "free memory"));
 }
 
 static void test_with_stalls(void **state)
@@ -154,13 +153,54 @@ static void test_with_stalls(void **state)
 		skip();
 	d = make_run("busy", 10);
 	assert_int_equal(plot(d), 0);
-	assert_false(chart_says(d, "stall-pct", "no stalls"));
-	assert_false(chart_says(d, "stall-count", "no stalls"));
-	assert_false(chart_says(d, "stall-per-1k", "no stalls"));
-	assert_false(chart_says(d, "thp-success", "no THP"));
+	assert_false(chart_says(d, "stall-p99", "no value"));
+	assert_false(chart_says(d, "stall-count", "all 0"));
+	assert_false(chart_says(d, "stall-per-1k", "all 0"));
+	assert_false(chart_says(d, "thp-success", "no value"));
 	assert_false(chart_says(d, "cost", "no stalls avoided"));
 	/* no trace.dat in these cells: the CDF has no stall to draw and says so */
-	assert_true(chart_says(d, "stall-cdf", "no stalls in these runs"));
+	assert_true(chart_says(d, "stall-cdf", "no stalls"));
+}
+
+/* stdout of `analyze` @dir (with @json: --format json) into a malloc'ed string */
+static char *analyze_out(const char *dir, bool json)
+{
+	char *argv[] = { "analyze", (char *)dir, "--format", json ? "json" : "text", NULL };
+	char path[900];
+
+	snprintf(path, sizeof(path), "%s/analyze.out", tmp);
+	/* the cells have no meta.json: left out, exit 1, report.md still written */
+	assert_int_equal(fx_quiet(cmd_analyze, 4, argv, path), 1);
+	return cb_read_file(path, NULL);
+}
+
+/* issue 22: `analyze DIR` keeps the Charts section plot added; --format json is JSON */
+static void test_analyze_keeps_charts(void **state)
+{
+	char path[900], *md, *out;
+	struct json_object *o, *cells;
+	const char *d;
+
+	if (!have_gnuplot())
+		skip();
+	d = make_run("keep", 10);
+	assert_int_equal(plot(d), 0);
+	free(analyze_out(d, false));
+	snprintf(path, sizeof(path), "%s/report.md", d);
+	md = cb_read_file(path, NULL);
+	assert_non_null(md);
+	assert_non_null(strstr(md, "\n## Charts\n"));
+	assert_non_null(strstr(md, "charts/stall-count.png"));
+	/* once, not twice */
+	assert_null(strstr(strstr(md, "\n## Charts\n") + 1, "\n## Charts\n"));
+	free(md);
+	out = analyze_out(d, true);
+	o = json_tokener_parse(out);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "cells", &cells));
+	assert_int_equal(json_object_array_length(cells), 6);
+	json_object_put(o);
+	free(out);
 }
 
 static int setup(void **state)
@@ -170,7 +210,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	return cb_rm_rf(tmp);
+	return getenv("CB_KEEP") ? 0 : cb_rm_rf(tmp);
 }
 
 int main(void)
@@ -178,6 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_stalls),
 		cmocka_unit_test(test_with_stalls),
+		cmocka_unit_test(test_analyze_keeps_charts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plot_bars.c - small multiples of one metric: a panel per workload, a cluster of bars
+ * per kernel, a bar per setting in the setting's colour, the median over repetitions with
+ * its 95% bootstrap CI as the error bar. A new bar chart is one row of the table below.
+ *
+ * CHART.dat holds, per workload, a block ("# workload W") with a line per kernel: the
+ * kernel's label, then median, CI low and CI high per setting in the order of "# settings".
+ */
+#include "compare.h"
+#include "plot.h"
+#include "util.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct bar_chart {
+	const char *file, *title, *metric, *ylabel;
+	double scale;	/* bars start at 0 on a linear axis: a bar's length is its value */
+	double ymax; /* > 0: a fixed top (percentages) */
+} bar_charts[] = {
+	{ "stall-count", "Direct-compaction stalls per repetition", "dc_stalls",
+	  "stalls (median, 95% CI)", 1, 0 },
+	{ "stall-time", "Time spent in direct-compaction stalls per repetition",
+	  "dc_stall_total_ns", "stall time (ms)", 1e-6, 0 },
+	{ "stall-p99", "Direct-compaction stall latency, p99 of each repetition",
+	  "dc_stall_p99_ns", "p99 stall latency (us)", 1e-3, 0 },
+	{ "thp-success", "THP success rate (the workload's own count)", "wl_thp_success_rate",
+	  "regions backed by a huge page (%)", 100, 100 },
+	{ "stall-per-1k", "Direct-compaction stalls per 1000 high-order allocations",
+	  "dc_stalls_per_1k_alloc", "stalls per 1000 order>0 allocations", 1, 0 },
+};
+
+/* the longest kernel label a cluster of a panel of @cols columns shows without overlap */
+static size_t label_room(const struct pl_ctx *c, int cols)
+{
+	double px = PL_CHART_W * 0.85 / cols / (c->nk ? c->nk : 1);
+
+	return (size_t)(px / 8.5); /* ~8 px per character at the 11-12 pt tic font */
+}
+
+/* the panel's data block; *@vals / *@pos count the values and those above 0 */
+static void write_block(FILE *dat, const struct pl_ctx *c, const struct bar_chart *bc, int m,
+			int w, bool abbrev, size_t *vals, size_t *pos)
+{
+	char q[200];
+
+	fprintf(dat, "# workload %s\n", c->workload[w]);
+	for (int k = 0; k < c->nk; k++) {
+		if (abbrev)
+			fprintf(dat, "\"k%d\"", k + 1);
+		else
+			fprintf(dat, "\"%s\"", pl_quote(q, sizeof(q), c->kernel[k]));
+		for (int s = 0; s < c->ns; s++) {
+			double med, lo, hi;
+
+			pl_median_ci(c->grid[w][k][s], m, bc->scale, &med, &lo, &hi);
+			fprintf(dat, " %.6g %.6g %.6g", med, lo, hi);
+			*vals += !isnan(med);
+			*pos += med > 0;
+		}
+		fprintf(dat, "\n");
+	}
+	fprintf(dat, "\n\n");
+}
+
+/* the note under a chart whose kernel labels were abbreviated: "k1 = NAME  k2 = NAME" */
+static void kernel_key(FILE *gp, const struct pl_ctx *c, int height)
+{
+	char q[200];
+
+	fprintf(gp, "set label 99 \"");
+	for (int k = 0; k < c->nk; k++)
+		fprintf(gp, "%sk%d = %s", k ? "    " : "", k + 1, pl_quote(q, sizeof(q), c->kernel[k]));
+	fprintf(gp, "\" at screen 0.5,%.4f center\n", 18.0 / height);
+}
+
+/* one bar chart, PNG and SVG; returns 0, or -1 with errno */
+static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
+{
+	int m = cb_metric_find(bc->metric), rows, cols, height = pl_layout(c->nw, &rows, &cols);
+	size_t vals[PL_MAX] = { 0 }, pos[PL_MAX] = { 0 };
+	char name[128], q[200];
+	bool abbrev = false;
+	FILE *dat;
+
+	for (int k = 0; k < c->nk; k++)
+		abbrev |= strlen(c->kernel[k]) > label_room(c, cols);
+	snprintf(name, sizeof(name), "%s.dat", bc->file);
+	dat = pl_open(c, name);
+	if (!dat)
+		return -1;
+	fprintf(dat, "# %s: %s; median, CI low, CI high per setting\n# settings:", bc->title,
+		bc->ylabel);
+	for (int s = 0; s < c->ns; s++)
+		fprintf(dat, " %s", c->setting[s]);
+	fprintf(dat, "\n");
+	for (int w = 0; w < c->nw; w++)
+		write_block(dat, c, bc, m, w, abbrev, &vals[w], &pos[w]);
+	fclose(dat);
+	for (int t = 0; t < 2; t++) {
+		int keyed = 0, h = pl_begin(gp, t, bc->file, bc->title, rows, cols,
+					    height + (abbrev ? 20 : 0), c->ns);
+
+		if (abbrev)
+			kernel_key(gp, c, h);
+		fprintf(gp, "set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
+			    "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics "
+			    "scale 0\nset ylabel \"%s\"\nset yrange [0:*]\n", bc->ylabel);
+		if (bc->ymax > 0)
+			fprintf(gp, "set yrange [0:%g]\n", bc->ymax);
+		for (int w = 0; w < c->nw; w++) {
+			pl_quote(q, sizeof(q), c->workload[w]);
+			if (!vals[w]) {
+				pl_empty_panel(gp, q, "no value in these runs");
+				fprintf(gp, "unset label 99\n"); /* the kernel key: once per chart */
+				continue;
+			}
+			fprintf(gp, "set title \"%s\"\n", q);
+			if (!pos[w] && !bc->ymax)
+				fprintf(gp, "set yrange [0:1]\nset label 1 \"all 0\" at graph 0.5,0.5 "
+					    "center\n");
+			pl_panel_key(gp, keyed++, h); /* in the first panel drawn */
+			fprintf(gp, "plot ");
+			for (int s = 0; s < c->ns; s++)
+				fprintf(gp, "%s'%s' index %d using %d:%d:%d:xtic(1) lc rgb '%s' "
+					    "title \"%s\"", s ? ", " : "", name, w, 2 + 3 * s, 3 + 3 * s,
+					4 + 3 * s, pl_palette[s % pl_npalette],
+					pl_quote(q, sizeof(q), c->setting[s]));
+			fprintf(gp, "\nunset label 1\nunset label 99\n%s", bc->ymax ? "" :
+				"set yrange [0:*]\n");
+		}
+		pl_end(gp);
+	}
+	return 0;
+}
+
+int pl_bars(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < CB_ARRAY_SIZE(bar_charts) && n < max; i++) {
+		if (bar_chart(c, gp, &bar_charts[i]) < 0)
+			return -1;
+		char title[200];
+
+		snprintf(title, sizeof(title), "%s (median, 95%% CI)", bar_charts[i].title);
+		pl_chart_set(&out[n], bar_charts[i].file, title);
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * plot_timeline.c - a timeline per group, drawn from its median cell (the repetition whose
+ * stall time is the median): the free blocks of order 9 and above and the free memory at
+ * the kernel demand's orders (1-4) over time from samples.csv, the measurement window
+ * marked, and below it each direct-compaction stall as a tick whose height is its
+ * duration, shaded in the colour of its attribution.
+ *
+ * timeline-N.dat: block 0 "t_s free_2m_blocks free_o1_4_mib" per sample; block 1 "t_s
+ * stall_ms" per stall, seconds since the window began.
+ */
+#include "compare.h"
+#include "plot.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * the colour of compaction work by where it came from; one row per attribution (a new one,
+ * such as the demand-driven kcompactd's, is one more row). The timeline shows the rows it
+ * has data for: direct stalls today.
+ */
+static const struct attr_style {
+	const char *name, *rgb;
+} attr_styles[] = {
+	{ "direct", "#D55E00" },
+	{ "kcompactd", "#0072B2" },
+	{ "proactive", "#009E73" },
+	{ "demand", "#CC79A7" },
+	{ "policy", "#E69F00" },
+};
+
+#define MAX_ORDERS 11
+
+/* the cell's window start (meta.json), 0 if unknown */
+static uint64_t window_start(const char *cell_dir, double *len_s)
+{
+	char path[PATH_MAX];
+	struct json_object *meta, *win, *a, *b;
+	uint64_t start = 0;
+
+	*len_s = NAN;
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0)
+		return 0;
+	meta = json_object_from_file(path);
+	if (meta && json_object_object_get_ex(meta, "window", &win) &&
+	    json_object_object_get_ex(win, "start_ns", &a) &&
+	    json_object_object_get_ex(win, "end_ns", &b)) {
+		start = (uint64_t)json_object_get_int64(a);
+		*len_s = ((uint64_t)json_object_get_int64(b) - start) / 1e9;
+	}
+	json_object_put(meta);
+	return start;
+}
+
+/* one sample line of @pages per order into @f, at @t ns */
+static void put_sample(FILE *f, uint64_t t, uint64_t t0, const double *pages, double *xmin,
+		       double *xmax)
+{
+	double big = 0, small = 0, x = ((double)t - (double)t0) / 1e9;
+
+	for (int o = 9; o < MAX_ORDERS; o++)
+		big += pages[o] * (double)(1 << (o - 9));
+	for (int o = 1; o <= 4; o++)
+		small += pages[o] * (double)(1 << o) * 4096 / (1 << 20);
+	fprintf(f, "%.3f %.6g %.6g\n", x, big, small);
+	*xmin = fmin(*xmin, x);
+	*xmax = fmax(*xmax, x);
+}
+
+/*
+ * samples.csv (t_ns,node,zone,present,score,weighted,node_score,o0..o10), summed over zones
+ * per sample time, into @f; returns the samples written
+ */
+static int write_samples(FILE *f, const char *cell_dir, uint64_t t0, double *xmin, double *xmax)
+{
+	char path[PATH_MAX], line[1024];
+	double pages[MAX_ORDERS] = { 0 };
+	unsigned long long cur = 0;
+	int n = 0, have = 0;
+	FILE *in;
+
+	if (cb_path(path, sizeof(path), "%s/samples.csv", cell_dir) < 0 || !(in = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), in)) {
+		char *tok, *save = NULL;
+		unsigned long long t;
+		int col = 0;
+
+		if (!isdigit((unsigned char)line[0]))
+			continue; /* the header */
+		t = strtoull(line, NULL, 10);
+		if (!t0)
+			t0 = t; /* no window: time from the first sample */
+		if (have && t != cur) {
+			put_sample(f, cur, t0, pages, xmin, xmax);
+			memset(pages, 0, sizeof(pages));
+			n++;
+		}
+		cur = t;
+		have = 1;
+		for (tok = strtok_r(line, ",", &save); tok; tok = strtok_r(NULL, ",", &save), col++)
+			if (col >= 7 && col < 7 + MAX_ORDERS)
+				pages[col - 7] += strtod(tok, NULL);
+	}
+	if (have) {
+		put_sample(f, cur, t0, pages, xmin, xmax);
+		n++;
+	}
+	fclose(in);
+	return n;
+}
+
+/* the repetition of @g whose stall time is closest to the group's median */
+static size_t median_rep(const struct cb_group *g)
+{
+	int m = cb_metric_find("dc_stall_total_ns");
+	double med, lo, hi, best = INFINITY;
+	size_t r = 0;
+
+	pl_median_ci(g, m, 1, &med, &lo, &hi);
+	for (size_t i = 0; i < g->n && m >= 0; i++)
+		if (!isnan(g->val[m][i]) && fabs(g->val[m][i] - med) < best) {
+			best = fabs(g->val[m][i] - med);
+			r = i;
+		}
+	return r;
+}
+
+/* the two panels of one timeline, terminal @t */
+static void draw(FILE *gp, int t, const char *file, const char *title, double win_s,
+		 size_t nstalls, double xmin, double xmax)
+{
+	pl_key(gp, pl_begin(gp, t, file, title, 2, 1, 560, 3));
+	/* both panels on one time axis */
+	if (xmax > xmin)
+		fprintf(gp, "set xrange [%g:%g]\n", xmin, xmax);
+	fprintf(gp, "set ylabel 'free 2 MiB blocks'\nset y2label 'free MiB, orders 1-4'\n"
+		    "set y2tics\nset ytics nomirror\nset yrange [0:*]\nset y2range [0:*]\n"
+		    "unset xlabel\nset title 'free memory'\n");
+	if (!isnan(win_s))
+		fprintf(gp, "set arrow 1 from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb '#666666'\n"
+			    "set arrow 2 from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb '#666666'\n",
+			win_s, win_s);
+	fprintf(gp, "plot '%s.dat' index 0 using 1:2 with lines lw 2 lc rgb '#0072B2' title "
+		    "'free blocks of order >= 9 (2 MiB units)', '' index 0 using 1:3 axes x1y2 "
+		    "with lines lw 2 lc rgb '#E69F00' title 'free MiB at orders 1-4'%s\n", file,
+		isnan(win_s) ? "" : ", NaN with lines dt 2 lc rgb '#666666' title 'measurement "
+		"window'");
+	fprintf(gp, "unset y2tics\nunset y2label\nunset key\nset xlabel '%s'\nset ylabel "
+		    "'stall (ms)'\nset title 'direct-compaction stalls (tick height = duration)'\n",
+		isnan(win_s) ? "seconds (no window in meta.json: samples and stalls each from "
+		"their first)" : "seconds since the window began");
+	if (!nstalls)
+		fprintf(gp, "set label 1 'no direct-compaction stall' at graph 0.5,0.5 center\n"
+			    "plot [][0:1] NaN notitle\nunset label 1\n");
+	else
+		fprintf(gp, "plot '%s.dat' index 1 using 1:2 with impulses lw 2 lc rgb '%s' "
+			    "title '%s'\n", file, attr_styles[0].rgb, attr_styles[0].name);
+	fprintf(gp, "unset arrow\n");
+	pl_end(gp);
+}
+
+/* the timeline of grid cell (w, k, s) as chart @out; returns 1, 0 if none, -1 on error */
+static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
+		    struct pl_chart *out)
+{
+	const struct cb_group *g = c->grid[w][k][s];
+	const struct pl_stalls *ps;
+	char name[128], q[300];
+	size_t rep, nst = 0;
+	double win_s, xmin = INFINITY, xmax = -INFINITY;
+	uint64_t t0;
+	FILE *f;
+
+	if (!g || !g->n)
+		return 0;
+	ps = pl_group_stalls(c, w, k, s);
+	rep = median_rep(g);
+	t0 = window_start(g->cell_dir[rep], &win_s);
+	snprintf(out->file, sizeof(out->file), "timeline-%d", idx);
+	snprintf(name, sizeof(name), "%s.dat", out->file);
+	f = pl_open(c, name);
+	if (!f)
+		return -1;
+	fprintf(f, "# %s %s %s repetition %ld (the median stall time of %zu)\n", c->workload[w],
+		c->kernel[k], c->setting[s], g->rep[rep], g->n);
+	if (!write_samples(f, g->cell_dir[rep], t0, &xmin, &xmax))
+		fprintf(f, "NaN NaN NaN\n");
+	fprintf(f, "\n\n");
+	for (size_t i = 0; i < ps->n; i++)
+		if (ps->rec[i].rep == rep) {
+			fprintf(f, "%.6f %.6g\n", ps->rec[i].t_s, ps->rec[i].ns / 1e6);
+			xmin = fmin(xmin, ps->rec[i].t_s);
+			xmax = fmax(xmax, ps->rec[i].t_s + ps->rec[i].ns / 1e9);
+			nst++;
+		}
+	if (!nst)
+		fprintf(f, "NaN NaN\n");
+	fclose(f);
+	snprintf(out->title, sizeof(out->title), "Timeline of %s on %s, setting %s (repetition "
+		 "%ld, the median stall time)", c->workload[w], c->kernel[k], c->setting[s],
+		 g->rep[rep]);
+	snprintf(out->anchor, sizeof(out->anchor), "timeline-%d", idx);
+	out->w = w;
+	out->k = k;
+	out->s = s;
+	if (!isnan(win_s)) {
+		xmin = fmin(xmin, 0);
+		xmax = fmax(xmax, win_s);
+	}
+	for (int t = 0; t < 2; t++)
+		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nst, xmin, xmax);
+	return 1;
+}
+
+int pl_timeline(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
+{
+	int n = 0;
+
+	for (int w = 0; w < c->nw; w++)
+		for (int k = 0; k < c->nk; k++)
+			for (int s = 0; s < c->ns && n < max; s++) {
+				int r = timeline(c, gp, w, k, s, n, &out[n]);
+
+				if (r < 0)
+					return -1;
+				n += r;
+			}
+	return n;
+}
