@@ -92,9 +92,9 @@ static const char run_usage[] =
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit: 0 every cell that can run on this machine completed (pending kernels are listed),\n"
-	"1 a cell failed or the run stopped, 2 bad input (also: DIR not empty without --resume, or\n"
-	"--resume of a run of another config), 130 interrupted (SIGINT/SIGTERM; knobs are\n"
-	"restored first).\n";
+	"1 a cell failed or the run stopped, 2 bad input (also: DIR not empty without --resume,\n"
+	"--resume of a run of another config, or no cell of the booted kernel and no --resume),\n"
+	"130 interrupted (SIGINT/SIGTERM; knobs are restored first).\n";
 
 /* where the workload programs are: $COMPACTBENCH_WORKLOADS, else beside our binary */
 int cb_find_workloads(struct cb_run *run)
@@ -669,6 +669,16 @@ int cmd_run(int argc, char **argv)
 	rc = 1;
 	if (plan_cells(&run, cells, nr, &plan) < 0)
 		goto out_cfg;
+	if (!plan.nr_todo && plan.nr_pending && !o.resume) {
+		/* a typo in `release` must not look like a run: nothing would be measured */
+		cb_log("nothing to run: every one of the %zu cells belongs to a kernel that is not "
+		       "the booted one", nr);
+		log_pending(&run, &plan, "");
+		cb_log("check each [kernel]'s `release` against `uname -r` (or `uname -rv`), or "
+		       "boot one of them; no run directory was made");
+		rc = 2;
+		goto out_cfg;
+	}
 	if (plan.nr_todo && ready_to_run(&run) < 0)
 		goto out_cfg;
 	if (make_run_dir(&run) < 0)

@@ -6,6 +6,8 @@
  *    interrupt are not run again (their files keep inode and mtime);
  *  - cells of a host kernel whose release is not the booted kernel are pending, not run,
  *    and a release given as `uname -rv` matches only the booted build;
+ *  - a config none of whose kernels is the booted one (a typo in `release`) runs nothing,
+ *    says so and exits 2 without a run directory, unless --resume was asked for;
  *  - shards 1/3, 2/3, 3/3 merged hold the unsharded run's cells in its order, analyze
  *    accepts the merged run, and a shard of another config is refused (exit 2).
  */
@@ -256,6 +258,27 @@ static void test_other_kernels_pending(void **state)
 	assert_int_equal(after.mtime.tv_nsec, before.mtime.tv_nsec);
 }
 
+static void test_no_kernel_booted(void **state)
+{
+	char typo[800], out[800], text[512];
+	struct utsname u;
+
+	assert_int_equal(uname(&u), 0);
+	snprintf(typo, sizeof(typo), "%s/typo.ini", dir);
+	snprintf(out, sizeof(out), "%s/typo-run", dir);
+	snprintf(text, sizeof(text),
+		 "[global]\nreps = 2\nstart_state = none\n"
+		 "[kernel mine]\nrelease = %sx\n"
+		 "[setting s]\nvm.compaction_proactiveness = 13\n"
+		 "[workload w]\ndemand = idle\ndemand.duration = 1s\n", u.release);
+	assert_int_equal(cb_write_file_atomic(typo, text, strlen(text)), 0);
+	assert_int_equal(run_cb((char *[]){ "run", typo, "-o", out, NULL }), 2);
+	expect_log("nothing to run: every one of the 2 cells belongs to a kernel that is not the "
+		   "booted one");
+	expect_log("pending: [kernel mine] 2 cell(s): wants release");
+	assert_int_equal(access(out, F_OK), -1);
+}
+
 static void test_shards_merged(void **state)
 {
 	char shard[3][800], spec[3][8], got[NCELLS][128], path[900], v[64];
@@ -301,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_uninterrupted),
 		cmocka_unit_test(test_interrupted_then_resumed),
 		cmocka_unit_test(test_other_kernels_pending),
+		cmocka_unit_test(test_no_kernel_booted),
 		cmocka_unit_test(test_shards_merged),
 	};
 	char text[2048];
