@@ -22,7 +22,8 @@
 /* a JSON value as short text for an error message */
 static const char *shown(struct json_object *x)
 {
-	return x ? json_object_to_json_string_ext(x, JSON_C_TO_STRING_PLAIN) : "missing";
+	return x ? json_object_to_json_string_ext(x, JSON_C_TO_STRING_PLAIN |
+						 JSON_C_TO_STRING_NOSLASHESCAPE) : "missing";
 }
 
 /* the bytes of @path into a buffer, refusing more than @max of them */

@@ -47,16 +47,30 @@ static struct cb_group *find_group(struct cb_run_data *rd, const char *k, const 
 	return g;
 }
 
-/* a name into a list of distinct names */
-static void add_name(char (**list)[64], size_t *n, const char *name)
+/* a name into a list of distinct names; returns its index there */
+static size_t add_name(char (**list)[64], size_t *n, const char *name)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*list)[i], name))
-			return;
+			return i;
 	*list = realloc(*list, (*n + 1) * sizeof(**list));
 	if (!*list)
 		abort();
 	snprintf((*list)[(*n)++], sizeof(**list), "%s", name);
+	return *n - 1;
+}
+
+/* the (kernel, setting) of indices @k and @s into the run's list of those it has cells of */
+static void add_combo(struct cb_run_data *rd, size_t k, size_t s)
+{
+	for (size_t i = 0; i < rd->ncombos; i++)
+		if (rd->combos[i][0] == k && rd->combos[i][1] == s)
+			return;
+	rd->combos = realloc(rd->combos, (rd->ncombos + 1) * sizeof(*rd->combos));
+	if (!rd->combos)
+		abort();
+	rd->combos[rd->ncombos][0] = k;
+	rd->combos[rd->ncombos++][1] = s;
 }
 
 /* a cell not run yet into its group's pending count */
@@ -195,8 +209,8 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 		s = jstr(c, "setting");
 		w = jstr(c, "workload");
 		x = json_object_object_get(c, "rep"); /* all there: cb_runjson_check */
-		add_name(&rd->kernels, &rd->nkernels, k);
-		add_name(&rd->settings, &rd->nsettings, s);
+		add_combo(rd, add_name(&rd->kernels, &rd->nkernels, k),
+			  add_name(&rd->settings, &rd->nsettings, s));
 		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", dir, id) < 0) {
 			fail_cell(rd, id, "path too long");
 			continue;
@@ -290,6 +304,9 @@ void cb_run_free(struct cb_run_data *rd)
 	free(rd->settings);
 	rd->settings = NULL;
 	rd->nsettings = 0;
+	free(rd->combos);
+	rd->combos = NULL;
+	rd->ncombos = 0;
 }
 
 int cb_side_spec(const char *spec, char *dir, size_t dirlen, struct cb_side *s, char *err,
@@ -337,13 +354,39 @@ static int check_name(const char *dir, const char *what, const char *name, char 
 	return -1;
 }
 
+/* whether @rd lists a cell of kernel @k and setting @s */
+static bool has_combo(const struct cb_run_data *rd, const char *k, const char *s)
+{
+	for (size_t i = 0; i < rd->ncombos; i++)
+		if (!strcmp(rd->kernels[rd->combos[i][0]], k) &&
+		    !strcmp(rd->settings[rd->combos[i][1]], s))
+			return true;
+	return false;
+}
+
 int cb_side_check(const struct cb_side *s, char *err, size_t errlen)
 {
 	const struct cb_run_data *rd = s->rd;
 
+	if (!*s->kernel && *s->setting) { /* DIR:KERNEL without its '/' */
+		for (size_t i = 0; i < rd->nkernels; i++) {
+			if (strcmp(rd->kernels[i], s->setting) ||
+			    !check_name(rd->dir, "setting", s->setting, rd->settings, rd->nsettings,
+					err, errlen))
+				continue;
+			snprintf(err, errlen, "%s: no setting '%s' in this run, but a kernel of that "
+				 "name: DIR:%s/ selects a kernel", rd->dir, s->setting, s->setting);
+			return -1;
+		}
+	}
 	if (check_name(rd->dir, "kernel", s->kernel, rd->kernels, rd->nkernels, err, errlen) < 0 ||
 	    check_name(rd->dir, "setting", s->setting, rd->settings, rd->nsettings, err, errlen) < 0)
 		return -1;
+	if (*s->kernel && *s->setting && !has_combo(rd, s->kernel, s->setting)) {
+		snprintf(err, errlen, "%s: no cell of kernel '%s' with setting '%s' in this run",
+			 rd->dir, s->kernel, s->setting);
+		return -1;
+	}
 	return 0;
 }
 
@@ -469,4 +512,15 @@ size_t cb_runs_pair(const struct cb_run_data *a, const struct cb_run_data *b,
 		return n;
 	}
 	return cb_sides_pair(&sa, &sb, base, cand, max);
+}
+
+bool cb_runs_same_config(const struct cb_run_data *a, const struct cb_run_data *b, char *why,
+			 size_t whylen)
+{
+	if (!strcmp(a->config_sha256, b->config_sha256))
+		return true;
+	snprintf(why, whylen, "the runs used different configs (sha256 %.12s vs %.12s)",
+		 *a->config_sha256 ? a->config_sha256 : "none", *b->config_sha256 ?
+		 b->config_sha256 : "none");
+	return false;
 }
