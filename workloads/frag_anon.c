@@ -28,7 +28,9 @@ enum pattern { PAT_EVERY_OTHER, PAT_1_IN_N, PAT_RANDOM };
 
 struct frag {
 	/* what was asked, resolved */
-	uint64_t size, avail;
+	uint64_t size;
+	struct wl_mem win;	/* the window, MemAvailable at the start */
+	bool clamped;		/* --size was lowered to fit */
 	size_t page;
 	enum pattern pattern;
 	const char *pattern_name;
@@ -61,21 +63,14 @@ static double secs_since(uint64_t t0)
 /* turn the parsed options into @f; returns WL_ARGS_OK or WL_ARGS_ERROR (message printed) */
 static int resolve(struct frag *f, const struct wl_args *a)
 {
-	long long avail_kb = cb_meminfo_kb(NULL, "MemAvailable");
 	const char *pat = wl_arg_str(a, "pattern");
 
-	if (avail_kb <= 0) {
-		fprintf(stderr, "frag-anon: cannot read MemAvailable: %s\n", strerror(errno));
+	if (wl_mem_resolve("frag-anon", &f->win) < 0)
 		return WL_ARGS_ERROR;
-	}
 	f->page = (size_t)sysconf(_SC_PAGESIZE);
-	f->avail = (uint64_t)avail_kb * 1024;
-	wl_arg_size(a, "size", f->avail, &f->size);
+	if (wl_arg_size_fit(a, "size", &f->win, MAX_SHARE_OF_AVAILABLE, &f->size, &f->clamped))
+		return WL_ARGS_ERROR;
 	f->size -= f->size % f->page;
-	if (f->size > MAX_SHARE_OF_AVAILABLE * (double)f->avail)
-		return wl_args_error(a, "size", "%llu bytes is above %.2f of MemAvailable "
-				     "(%llu bytes); refusing", (unsigned long long)f->size,
-				     MAX_SHARE_OF_AVAILABLE, (unsigned long long)f->avail);
 	if (f->size < 2 * f->page)
 		return wl_args_error(a, "size", "less than two pages");
 	f->pattern_name = pat;
@@ -99,7 +94,7 @@ static void emit_start(const struct frag *f)
 	wl_json_str(o, "phase", "start");
 	wl_json_str(o, "workload", "frag-anon");
 	wl_json_int(o, "size_bytes", (int64_t)f->size);
-	wl_json_int(o, "mem_available_bytes", (int64_t)f->avail);
+	wl_mem_json(o, &f->win, f->clamped);
 	wl_json_int(o, "page_size", (int64_t)f->page);
 	wl_json_str(o, "pattern", f->pattern_name);
 	wl_json_int(o, "keep_every", (int64_t)f->keep_every);
