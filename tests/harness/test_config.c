@@ -290,6 +290,47 @@ static void test_cli_exit_2(void **state)
 	assert_int_not_equal(access("/tmp/cb-test-config-never", F_OK), 0);
 }
 
+/* a matrix of more cells than a run.json may list is refused before anything runs */
+static void test_cli_too_many_cells(void **state)
+{
+	const char *cb = getenv("COMPACTBENCH");
+	const char *path = write_cfg("big.ini", "[global]\nreps = 1000\n[setting a]\n"
+				     "vm.extfrag_threshold = 1\n[workload w1]\ndemand = idle\n"
+				     "[workload w2]\ndemand = idle\n[workload w3]\ndemand = idle\n"
+				     "[workload w4]\ndemand = idle\n[workload w5]\ndemand = idle\n"
+				     "[workload w6]\ndemand = idle\n[workload w7]\ndemand = idle\n"
+				     "[workload w8]\ndemand = idle\n[workload w9]\ndemand = idle\n"
+				     "[workload w10]\ndemand = idle\n[workload w11]\ndemand = idle\n"
+				     "[workload w12]\ndemand = idle\n[workload w13]\ndemand = idle\n"
+				     "[workload w14]\ndemand = idle\n[workload w15]\ndemand = idle\n"
+				     "[workload w16]\ndemand = idle\n[workload w17]\ndemand = idle\n"
+				     "[workload w18]\ndemand = idle\n[workload w19]\ndemand = idle\n"
+				     "[workload w20]\ndemand = idle\n[workload w21]\ndemand = idle\n");
+	char errpath[600], *text;
+	int status;
+	pid_t pid;
+
+	if (!cb)
+		skip();
+	snprintf(errpath, sizeof(errpath), "%s/big.err", tmpdir);
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(errpath, "w", stderr);
+
+		(void)f;
+		execl(cb, cb, "config", "check", path, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	text = cb_read_file(errpath, NULL);
+	assert_non_null(text);
+	if (!strstr(text, "21000 cells, more than the 20000 a run may have"))
+		fail_msg("got \"%s\"", text);
+	free(text);
+}
+
 static void test_matrix_order(void **state)
 {
 	char err[1024];
@@ -608,7 +649,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),     cmocka_unit_test(test_phase_argv),
 		cmocka_unit_test(test_bad_inputs),    cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_cli_exit_2),    cmocka_unit_test(test_matrix_order),
+		cmocka_unit_test(test_cli_exit_2),
+		cmocka_unit_test(test_cli_too_many_cells),    cmocka_unit_test(test_matrix_order),
 		cmocka_unit_test(test_matrix_kernels), cmocka_unit_test(test_matrix_workload_kernels),
 		cmocka_unit_test(test_cli_check_skipped),
 		cmocka_unit_test(test_shipped_configs_parse), cmocka_unit_test(test_ssh_kernel),
