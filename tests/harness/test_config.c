@@ -290,10 +290,35 @@ static void test_cli_exit_2(void **state)
 	assert_int_not_equal(access("/tmp/cb-test-config-never", F_OK), 0);
 }
 
+/*
+ * `compactbench config check PATH` with stdout and stderr into @outpath; returns its exit
+ * status (skips the test without COMPACTBENCH)
+ */
+static int config_check(const char *path, const char *outpath)
+{
+	const char *cb = getenv("COMPACTBENCH");
+	int status;
+	pid_t pid;
+
+	if (!cb)
+		skip();
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(outpath, "w", stdout);
+
+		(void)f;
+		dup2(1, 2);
+		execl(cb, cb, "config", "check", path, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
 /* a matrix of more cells than a run.json may list is refused before anything runs */
 static void test_cli_too_many_cells(void **state)
 {
-	const char *cb = getenv("COMPACTBENCH");
 	const char *path = write_cfg("big.ini", "[global]\nreps = 1000\n[setting a]\n"
 				     "vm.extfrag_threshold = 1\n[workload w1]\ndemand = idle\n"
 				     "[workload w2]\ndemand = idle\n[workload w3]\ndemand = idle\n"
@@ -307,23 +332,9 @@ static void test_cli_too_many_cells(void **state)
 				     "[workload w18]\ndemand = idle\n[workload w19]\ndemand = idle\n"
 				     "[workload w20]\ndemand = idle\n[workload w21]\ndemand = idle\n");
 	char errpath[600], *text;
-	int status;
-	pid_t pid;
 
-	if (!cb)
-		skip();
 	snprintf(errpath, sizeof(errpath), "%s/big.err", tmpdir);
-	pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(errpath, "w", stderr);
-
-		(void)f;
-		execl(cb, cb, "config", "check", path, (char *)NULL);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 2);
+	assert_int_equal(config_check(path, errpath), 2);
 	text = cb_read_file(errpath, NULL);
 	assert_non_null(text);
 	if (!strstr(text, "21000 cells, more than the 20000 a run may have"))
@@ -460,25 +471,11 @@ static void test_matrix_workload_kernels(void **state)
 /* `config check` prints the cell list and the skipped count */
 static void test_cli_check_skipped(void **state)
 {
-	const char *cb = getenv("COMPACTBENCH");
 	const char *path = write_cfg("k.ini", restricted);
 	char outpath[600], *text;
-	int status;
-	pid_t pid;
 
-	if (!cb)
-		skip();
 	snprintf(outpath, sizeof(outpath), "%s/check.out", tmpdir);
-	pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(outpath, "w", stdout);
-
-		(void)f;
-		execl(cb, cb, "config", "check", path, (char *)NULL);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(config_check(path, outpath), 0);
 	text = cb_read_file(outpath, NULL);
 	assert_non_null(text);
 	if (!strstr(text, "ok, 10 cells (2 skipped: setting 'dd' runs only on kernel patched "
