@@ -8,6 +8,7 @@
  */
 #include "analyze.h"
 #include "report.h"
+#include "runjson.h"
 #include "summary.h"
 #include "util.h"
 
@@ -345,10 +346,7 @@ static int analyze_cells(const char *run_dir, struct json_object *run, struct js
 		copy(r->kernel, sizeof(r->kernel), jstr(c, "kernel"));
 		copy(r->setting, sizeof(r->setting), jstr(c, "setting"));
 		copy(r->workload, sizeof(r->workload), jstr(c, "workload"));
-		if (!r->id[0] || strchr(r->id, '/') || !strcmp(r->id, "..")) {
-			snprintf(r->reason, sizeof(r->reason), "run.json: cell %d has no usable \"id\"",
-				 i);
-		} else if (cb_path(dir, sizeof(dir), "%s/%s", run_dir, r->id) < 0) {
+		if (cb_path(dir, sizeof(dir), "%s/%s", run_dir, r->id) < 0) {
 			snprintf(r->reason, sizeof(r->reason), "%s: path too long", r->id);
 		} else if (cb_cell_pending(run, r->kernel, dir, r->reason, sizeof(r->reason))) {
 			r->pending = true;
@@ -509,21 +507,10 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 	int n, ng = 0, left, pending = 0, i, ret = -1;
 	FILE *md;
 
-	if (cb_path(path, sizeof(path), "%s/run.json", run_dir) < 0) {
-		snprintf(err, errlen, "%s: path too long", run_dir);
+	run = cb_runjson_load(run_dir, err, errlen);
+	if (!run)
 		return -1;
-	}
-	if (access(path, R_OK) < 0) {
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
-	}
-	run = json_object_from_file(path);
-	if (!run || !json_object_object_get_ex(run, "cells", &cells) ||
-	    !json_object_is_type(cells, json_type_array)) {
-		snprintf(err, errlen, "%s: %s", path, run ? "no \"cells\" array" : "not valid JSON");
-		json_object_put(run);
-		return -1;
-	}
+	json_object_object_get_ex(run, "cells", &cells);
 	n = (int)json_object_array_length(cells);
 	recs = calloc(n ? n : 1, sizeof(*recs));
 	gs = calloc(n ? n : 1, sizeof(*gs));

@@ -319,7 +319,7 @@ static struct json_object *crosscheck_json(const struct cb_values *v, struct cb_
 	return x;
 }
 
-int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *err, size_t errlen)
+static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *err, size_t errlen)
 {
 	struct cb_cell_summary local, *cs = out ? out : &local;
 	struct cb_vmstat before = { 0 }, after = { 0 };
@@ -404,5 +404,22 @@ out:
 	cb_stalls_free(&st);
 	cb_vmstat_free(&before);
 	cb_vmstat_free(&after);
+	return ret;
+}
+
+/*
+ * A cell that cannot be summarized keeps no summary.json: an older one (from before its
+ * trace was cut short or a file went missing) would otherwise be read by compare and gate
+ * as if the cell were still good.
+ */
+int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	int ret = summarize(cell_dir, out, err, errlen);
+
+	if (ret && cb_path(path, sizeof(path), "%s/summary.json", cell_dir) == 0 &&
+	    unlink(path) < 0 && errno != ENOENT)
+		snprintf(err + strlen(err), errlen - strlen(err), " (and its old summary.json "
+			 "cannot be removed: %s)", strerror(errno));
 	return ret;
 }

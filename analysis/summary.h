@@ -66,7 +66,7 @@ double cb_summary_watts_per_core(void);
  * (may be NULL) receives the cell's identity and metrics for the run report.
  * Returns 0; -2 when meta.json's status is not "complete" (the cell is refused, not bad);
  * or -1 for bad input: a missing, unreadable or corrupt file. Both with a message naming
- * the file (and field, line or offset) in @err.
+ * the file (and field, line or offset) in @err, and both remove an older summary.json.
  */
 int cb_summarize_cell(const char *cell_dir, struct cb_cell_summary *out, char *err, size_t errlen);
 

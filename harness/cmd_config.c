@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "matrix.h"
+#include "runjson.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,13 @@ static int check(const char *path, bool quick)
 	reps = quick ? cfg->quick_reps : cfg->reps;
 	skipped = cb_matrix_skipped(cfg, reps, why, sizeof(why));
 	cells = cb_matrix_expand(cfg, reps, &nr);
+	if (nr > CB_RUN_MAX_CELLS) {
+		fprintf(stderr, "compactbench: %s: %zu cells, more than the %d a run may have\n",
+			path, nr, CB_RUN_MAX_CELLS);
+		free(cells);
+		cb_config_free(cfg);
+		return 2;
+	}
 	printf("%s: ok, %zu cells", path, nr);
 	if (skipped)
 		printf(" (%zu skipped: %s)", skipped, why);

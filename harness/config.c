@@ -107,21 +107,35 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 		return 0;
 	case KT_DURATION:
 		if (cb_parse_duration(value, &d) < 0) {
-			fail(ps, line, "key '%s': '%s' is not a duration (30, 30s, 500ms, 2m, 1h)",
-			     k->name, value);
+			fail(ps, line, "key '%s': '%s' is %s", k->name, value, errno == ERANGE ?
+			     "longer than any duration this tool takes (" CB_DURATION_MAX_TEXT ")" :
+			     "not a duration (30, 30s, 500ms, 2m, 1h)");
 			return -1;
 		}
-		if (k->max > 0 && (d * 1000 < (double)k->min || d * 1000 > (double)k->max)) {
-			fail(ps, line, "key '%s': '%s' is outside [%lldms, %lldms]", k->name, value,
-			     k->min, k->max);
+		if (d * 1000 < (double)k->min || d * 1000 > (double)cb_cfg_max(k)) {
+			char lo[32], hi[32];
+
+			fail(ps, line, "key '%s': '%s' is outside %s..%s", k->name, value,
+			     cb_cfg_ms_text(k->min, lo, sizeof(lo)),
+			     cb_cfg_ms_text(cb_cfg_max(k), hi, sizeof(hi)));
 			return -1;
 		}
 		*(double *)field = d;
 		return 0;
 	case KT_SIZE:
 		if (cb_parse_size(value, 1ULL << 40, &sz) < 0) {
-			fail(ps, line, "key '%s': '%s' is not a size (a fraction like 0.25, or 512M, 4G)",
-			     k->name, value);
+			fail(ps, line, "key '%s': '%s' is %s", k->name, value, errno == ERANGE ?
+			     "larger than any size this tool takes (" CB_SIZE_MAX_TEXT ")" :
+			     "not a size (a fraction like 0.25, or 512M, 4G)");
+			return -1;
+		}
+		if (!cb_size_is_fraction(value) && (sz < (uint64_t)k->min ||
+						     sz > (uint64_t)cb_cfg_max(k))) {
+			char lo[32], hi[32];
+
+			fail(ps, line, "key '%s': '%s' is outside %s..%s (or a fraction in (0, 1])",
+			     k->name, value, cb_cfg_bytes_text(k->min, lo, sizeof(lo)),
+			     cb_cfg_bytes_text(cb_cfg_max(k), hi, sizeof(hi)));
 			return -1;
 		}
 		/* sizes are kept as text, resolved on the target */

@@ -9,8 +9,106 @@
 
 #include <stdio.h>
 
+#include "util.h"
+
 static const char *const key_type_names[] = { "integer", "duration", "size", "one of", "text",
 					      "list" };
+
+const char *cb_cfg_ms_text(long long ms, char *buf, size_t len)
+{
+	static const struct { const char *unit; long long ms; } units[] = {
+		{ "h", 3600000 }, { "m", 60000 }, { "s", 1000 },
+	};
+
+	if (ms <= 0) {
+		snprintf(buf, len, "0");
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (ms % units[i].ms == 0) {
+			snprintf(buf, len, "%lld%s", ms / units[i].ms, units[i].unit);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%lldms", ms);
+	return buf;
+}
+
+const char *cb_cfg_bytes_text(long long bytes, char *buf, size_t len)
+{
+	static const char suffix[] = "kMGT";
+	int i = -1;
+
+	while (i < 3 && bytes % 1024 == 0 && bytes >= 1024) {
+		bytes /= 1024;
+		i++;
+	}
+	if (i < 0)
+		snprintf(buf, len, "%lld", bytes);
+	else
+		snprintf(buf, len, "%lld%c", bytes, suffix[i]);
+	return buf;
+}
+
+long long cb_cfg_max(const struct cfg_key *k)
+{
+	if (k->max > 0 || (k->type != KT_DURATION && k->type != KT_SIZE))
+		return k->max;
+	return k->type == KT_DURATION ? (long long)(CB_DURATION_MAX_S * 1000) :
+					(long long)CB_SIZE_MAX;
+}
+
+/* the values a workload option takes */
+static void print_wl_type(FILE *out, const struct wl_option *o)
+{
+	char buf[32];
+
+	switch (o->type) {
+	case WL_OPT_SIZE:
+		fprintf(out, "size: a fraction, or bytes up to %s",
+			cb_cfg_bytes_text((long long)CB_SIZE_MAX, buf, sizeof(buf)));
+		break;
+	case WL_OPT_DURATION:
+		fprintf(out, "duration 0..%s",
+			cb_cfg_ms_text((long long)(CB_DURATION_MAX_S * 1000), buf, sizeof(buf)));
+		break;
+	case WL_OPT_INT:
+		fprintf(out, "integer %.0f..%.0f", o->min, o->max);
+		break;
+	case WL_OPT_REAL:
+		fprintf(out, "number %g..%g", o->min, o->max);
+		break;
+	case WL_OPT_ENUM:
+		fprintf(out, "one of");
+		for (size_t i = 0; o->choices && o->choices[i]; i++)
+			fprintf(out, "%s%s", i ? ", " : " ", o->choices[i]);
+		break;
+	case WL_OPT_BOOL:
+		fprintf(out, "flag");
+		break;
+	default:
+		fprintf(out, "text");
+	}
+}
+
+/* a key's type and, for numbers, durations and sizes, the values it takes */
+static void print_type(FILE *out, const struct cfg_key *k)
+{
+	char lo[32], hi[32];
+
+	fprintf(out, "%s", key_type_names[k->type]);
+	if (k->type == KT_INT)
+		fprintf(out, " %lld..%lld", k->min, k->max);
+	else if (k->type == KT_DURATION)
+		fprintf(out, " %s..%s", cb_cfg_ms_text(k->min, lo, sizeof(lo)),
+			cb_cfg_ms_text(cb_cfg_max(k), hi, sizeof(hi)));
+	else if (k->type == KT_SIZE)
+		fprintf(out, " %s..%s or a fraction", cb_cfg_bytes_text(k->min ? k->min : 1, lo,
+			sizeof(lo)), cb_cfg_bytes_text(cb_cfg_max(k), hi, sizeof(hi)));
+	else if (k->type == KT_ENUM)
+		for (size_t i = 0; k->choices[i]; i++)
+			fprintf(out, "%s%s", i ? ", " : " ", k->choices[i]);
+}
 
 void cb_config_doc(FILE *out)
 {
@@ -24,10 +122,12 @@ void cb_config_doc(FILE *out)
 				     "any kernel):\n\n| key | type | default | what it does |\n"
 				     "| --- | --- | --- | --- |\n");
 			for (k = cb_cfg_keys; k->sec != SEC_NONE; k++)
-				if (k->sec == SEC_SETTING)
-					fprintf(out, "| `%s` | %s | %s | %s |\n", k->name,
-						key_type_names[k->type], k->def ? k->def : "none",
+				if (k->sec == SEC_SETTING) {
+					fprintf(out, "| `%s` | ", k->name);
+					print_type(out, k);
+					fprintf(out, " | %s | %s |\n", k->def ? k->def : "none",
 						k->help);
+				}
 			fprintf(out, "\nEvery other key is a kernel knob, set (through "
 				     "the restore journal) before every cell of the setting.\n\n"
 				     "| key | file | values | what it does |\n| --- | --- | --- | --- |\n");
@@ -62,22 +162,23 @@ void cb_config_doc(FILE *out)
 		for (k = cb_cfg_keys; k->sec != SEC_NONE; k++) {
 			if ((int)k->sec != sec)
 				continue;
-			fprintf(out, "| `%s` | %s", k->name, key_type_names[k->type]);
-			if (k->type == KT_ENUM)
-				for (size_t i = 0; k->choices[i]; i++)
-					fprintf(out, "%s%s", i ? ", " : " ", k->choices[i]);
+			fprintf(out, "| `%s` | ", k->name);
+			print_type(out, k);
 			fprintf(out, " | %s | %s |\n", k->def ? k->def : "none", k->help);
 		}
 		fprintf(out, "\n");
 	}
 	fprintf(out, "### Workload programs and their options\n\n");
 	for (const struct wl_info *const *w = wl_all; *w; w++) {
-		fprintf(out, "#### %s (%s phase)\n\n%s\n\n| option | default | what it does |\n"
-			     "| --- | --- | --- |\n", (*w)->name,
+		fprintf(out, "#### %s (%s phase)\n\n%s\n\n| option | values | default | what it "
+			     "does |\n| --- | --- | --- | --- |\n", (*w)->name,
 			(*w)->phase == WL_PHASE_FRAGMENT ? "fragment" :
 			(*w)->phase == WL_PHASE_DEMAND ? "demand" : "background", (*w)->summary);
-		for (const struct wl_option *o = (*w)->options; o->name; o++)
-			fprintf(out, "| `%s` | %s | %s |\n", o->name, o->def ? o->def : "none", o->help);
+		for (const struct wl_option *o = (*w)->options; o->name; o++) {
+			fprintf(out, "| `%s` | ", o->name);
+			print_wl_type(out, o);
+			fprintf(out, " | %s | %s |\n", o->def ? o->def : "none", o->help);
+		}
 		fprintf(out, "\n");
 	}
 }

@@ -24,7 +24,11 @@ struct cfg_key {
 	const char *name;
 	enum key_type type;
 	const char *def;
-	long long min, max; /* KT_INT: the range; KT_DURATION: in ms, when max > 0 */
+	/*
+	 * KT_INT: the range; KT_DURATION: in ms (max 0: up to CB_DURATION_MAX_S); KT_SIZE: of a
+	 * size in bytes (max 0: up to CB_SIZE_MAX), a fraction being any of (0, 1]
+	 */
+	long long min, max;
 	const char *const *choices;
 	enum key_base base;
 	size_t off;
@@ -34,5 +38,14 @@ struct cfg_key {
 /* the keys of every section but a setting's knobs and a workload's phases; ends at SEC_NONE */
 extern const struct cfg_key cb_cfg_keys[];
 extern const char *const cb_cfg_target_names[];
+
+/* cb_cfg_max - @k's largest value: its max, or for a duration or size without one the cap */
+long long cb_cfg_max(const struct cfg_key *k);
+
+/* cb_cfg_ms_text - @ms as the config writes a duration ("500ms", "30s", "2m", "1h") into @buf */
+const char *cb_cfg_ms_text(long long ms, char *buf, size_t len);
+
+/* cb_cfg_bytes_text - @bytes as the config writes a size ("4096", "64k", "512M", "4G") */
+const char *cb_cfg_bytes_text(long long bytes, char *buf, size_t len);
 
 #endif

@@ -30,11 +30,11 @@ const struct cfg_key cb_cfg_keys[] = {
 	{ SEC_GLOBAL, "start_state", KT_ENUM, "drop-compact", 0, 0, start_names, CFG(start_state),
 	  "memory state before each cell: drop-compact (drop clean caches, compact every node), "
 	  "drop, or none" },
-	{ SEC_GLOBAL, "memory_limit", KT_SIZE, NULL, 0, 0, NULL, CFG(memory_limit),
+	{ SEC_GLOBAL, "memory_limit", KT_SIZE, NULL, 64 << 20, 0, NULL, CFG(memory_limit),
 	  "leave about this much memory available to the cell (fraction of MemTotal or bytes) by "
 	  "reserving the rest as hugetlb pages (vm.nr_hugepages, restored after): fragmenting a "
 	  "24 GiB machine then takes seconds, not minutes" },
-	{ SEC_GLOBAL, "cooldown", KT_DURATION, "0", 0, 0, NULL, CFG(cooldown_s),
+	{ SEC_GLOBAL, "cooldown", KT_DURATION, "0", 0, 3600000, NULL, CFG(cooldown_s),
 	  "pause after the start state is reached, before the cell starts" },
 	{ SEC_GLOBAL, "output", KT_STRING, "results", 0, 0, NULL, CFG(output),
 	  "directory under which run directories are made (run -o overrides)" },
@@ -48,11 +48,11 @@ const struct cfg_key cb_cfg_keys[] = {
 	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, KRN(recipe),
 	  "qemu target: the kernel recipe (configs/kernels/NAME.ini; relative to this file's "
 	  "directory) built, cached and booted for this kernel's cells" },
-	{ SEC_KERNEL, "memory", KT_SIZE, "2G", 0, 0, NULL, KRN(memory),
+	{ SEC_KERNEL, "memory", KT_SIZE, "2G", 64 << 20, 1LL << 40, NULL, KRN(memory),
 	  "qemu target: guest memory (bytes like 2G, or a fraction of the host's MemTotal)" },
 	{ SEC_KERNEL, "cpus", KT_INT, "2", 1, 64, NULL, KRN(cpus),
 	  "qemu target: guest CPUs" },
-	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 0, 0, NULL, KRN(boot_timeout_s),
+	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 1000, 86400000, NULL, KRN(boot_timeout_s),
 	  "qemu target: a guest whose agent has not started within this is killed and the cell "
 	  "fails with the console's tail; the agent then gets the workload's timeouts" },
 	{ SEC_SETTING, "kernels", KT_LIST, NULL, 0, 0, NULL, SET(kernels),
@@ -89,11 +89,11 @@ const struct cfg_key cb_cfg_keys[] = {
 	{ SEC_WORKLOAD, "kernels", KT_LIST, NULL, 0, 0, NULL, WKL(kernels),
 	  "comma-separated [kernel] names this workload runs on (default: every kernel), e.g. a "
 	  "workload sized for the host next to ones sized for a 1 GiB guest" },
-	{ SEC_WORKLOAD, "timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(timeout_s),
+	{ SEC_WORKLOAD, "timeout", KT_DURATION, "30m", 1000, 0, NULL, WKL(timeout_s),
 	  "a cell whose demand phase runs longer is stopped and marked failed" },
-	{ SEC_WORKLOAD, "ready_timeout", KT_DURATION, "30m", 0, 0, NULL, WKL(ready_timeout_s),
+	{ SEC_WORKLOAD, "ready_timeout", KT_DURATION, "30m", 1000, 0, NULL, WKL(ready_timeout_s),
 	  "a fragmenter must report ready within this, or the cell fails" },
-	{ SEC_WORKLOAD, "settle", KT_DURATION, "0", 0, 0, NULL, WKL(settle_s),
+	{ SEC_WORKLOAD, "settle", KT_DURATION, "0", 0, 3600000, NULL, WKL(settle_s),
 	  "pause between the fragmenter's ready and the demand phase, so background compaction "
 	  "(kcompactd, proactive) gets the time it would have between bursts of demand" },
 	{ SEC_COLLECTOR, "events", KT_LIST, NULL, 0, 0, NULL, CFG(events),

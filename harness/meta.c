@@ -3,6 +3,7 @@
  * meta.c - meta.json and run.json helpers.
  */
 #include "meta.h"
+#include "runjson.h"
 #include "target.h"
 #include "util.h"
 #include "version.h"
@@ -159,26 +160,19 @@ static bool has_string(struct json_object *o, const char *key)
 struct json_object *cb_run_json_load(const char *dir, char *err, size_t errlen)
 {
 	static const char *const strings[] = { "config_sha256", "tool_version" };
-	struct json_object *o, *x, *cells;
-	char path[PATH_MAX], *text;
-	size_t len, i;
+	struct json_object *o, *x = NULL;
+	char path[PATH_MAX];
+	size_t i;
 
 	if (cb_path(path, sizeof(path), "%s/run.json", dir) < 0) {
 		snprintf(err, errlen, "%s: path too long", dir);
 		return NULL;
 	}
-	text = cb_read_file(path, &len);
-	if (!text) {
-		snprintf(err, errlen, "%s: cannot read: %s (not a run directory?)", path,
-			 strerror(errno));
-		return NULL;
-	}
-	o = len ? json_tokener_parse(text) : NULL;
-	free(text);
-	if (!o || !json_object_is_type(o, json_type_object)) {
-		snprintf(err, errlen, "%s: %s", path, !len ? "empty (the run was cut short?)" :
-			 "not a JSON object (cut short or damaged?)");
-		json_object_put(o);
+	o = cb_json_read_bounded(path, CB_RUNJSON_MAX_BYTES, err, errlen);
+	if (!o) {
+		if (errno == ENOENT)
+			snprintf(err, errlen, "%s: cannot read: %s (not a run directory?)", path,
+				 strerror(ENOENT));
 		return NULL;
 	}
 	if (!json_object_object_get_ex(o, "schema", &x) || !json_object_is_type(x, json_type_int) ||
@@ -196,18 +190,9 @@ struct json_object *cb_run_json_load(const char *dir, char *err, size_t errlen)
 			return NULL;
 		}
 	}
-	if (!json_object_object_get_ex(o, "cells", &cells) ||
-	    !json_object_is_type(cells, json_type_array)) {
-		snprintf(err, errlen, "%s: field \"cells\" is missing or not an array", path);
+	if (cb_runjson_check(path, o, err, errlen) < 0) {
 		json_object_put(o);
 		return NULL;
-	}
-	for (i = 0; i < json_object_array_length(cells); i++) {
-		if (!has_string(json_object_array_get_idx(cells, i), "id")) {
-			snprintf(err, errlen, "%s: field \"cells\"[%zu] has no string \"id\"", path, i);
-			json_object_put(o);
-			return NULL;
-		}
 	}
 	return o;
 }

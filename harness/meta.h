@@ -47,8 +47,8 @@ int cb_run_json_write(const struct cb_run *run, const struct cb_run_info *info,
 
 /*
  * cb_run_json_load - read @dir/run.json and check the fields merge and --resume rely on:
- * "schema", "config_sha256", "tool_version" (strings), "cells" (an array of objects with a
- * string "id"). Returns the object, or NULL with "DIR/run.json: ..." naming the file and the
+ * "schema", "config_sha256", "tool_version" (strings), and every cell as cb_runjson_check
+ * (plain-name ids, no cell twice, bounded size and count). Returns the object, or NULL with "DIR/run.json: ..." naming the file and the
  * field in @err (missing, unreadable, not JSON or cut short, a field missing or mistyped).
  */
 struct json_object *cb_run_json_load(const char *dir, char *err, size_t errlen);

@@ -9,6 +9,7 @@
 #include "matrix.h"
 #include "meta.h"
 #include "run.h"
+#include "runjson.h"
 #include "target.h"
 #include "util.h"
 #include "version.h"
@@ -655,6 +656,13 @@ int cmd_run(int argc, char **argv)
 	run.quick = o.quick;
 	info.reps = o.reps ? o.reps : o.quick ? cfg->quick_reps : cfg->reps;
 	cells = cb_matrix_expand(cfg, info.reps, &nr);
+	if (nr > CB_RUN_MAX_CELLS) { /* compare, gate and merge would refuse its run.json */
+		cb_log("%s: %zu cells, more than the %d a run may have (fewer reps or a shard of "
+		       "it)", cfg->path, nr, CB_RUN_MAX_CELLS);
+		free(cells);
+		cb_config_free(cfg);
+		return 2;
+	}
 	info.total_cells = nr;
 	if (o.shard_count) {
 		info.shard_index = o.shard_index;

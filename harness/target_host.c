@@ -11,10 +11,12 @@
 #include "knobs.h"
 #include "target.h"
 #include "util.h"
+#include "wl_mm.h"
 
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,7 +69,10 @@ static int set_knob(struct cb_run *run, const char *name, const char *path, cons
 	return 0;
 }
 
-/* reserve all but memory_limit of MemAvailable as hugetlb pages */
+/*
+ * reserve all but memory_limit of MemAvailable as hugetlb pages, and tell the workloads
+ * their window: fractions of their sizes are of memory_limit (WL_WINDOW_HELP)
+ */
 static int reserve_memory(struct cb_run *run)
 {
 	char path[PATH_MAX], val[32];
@@ -83,6 +88,10 @@ static int reserve_memory(struct cb_run *run)
 	if (cb_parse_size(run->cfg->memory_limit, (uint64_t)cb_meminfo_kb(run->root, "MemTotal") * 1024,
 			  &limit) < 0)
 		return -1;
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)limit);
+	if (setenv(WL_WINDOW_ENV, val, 1) < 0)
+		return -1;
+	json_object_object_add(run->knobs, "memory_window_bytes", json_object_new_int64((int64_t)limit));
 	if ((long long)(limit / 1024) >= avail)
 		return 0;
 	snprintf(val, sizeof(val), "%lld", (avail - (long long)(limit / 1024)) / hp);
@@ -140,7 +149,9 @@ static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 		if (set_knob(run, ks->key, path, ks->value) < 0)
 			return -1;
 	}
-	if (run->cfg->memory_limit && reserve_memory(run) < 0)
+	if (!run->cfg->memory_limit)
+		unsetenv(WL_WINDOW_ENV); /* the workloads' own default window */
+	else if (reserve_memory(run) < 0)
 		return -1;
 	if (run->cfg->cooldown_s > 0) {
 		struct timespec ts = { (time_t)run->cfg->cooldown_s,

@@ -234,6 +234,14 @@ long long cb_meminfo_kb(const char *root, const char *key)
 	return val;
 }
 
+bool cb_size_is_fraction(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	return !*end && (strchr(s, '.') || v < 1);
+}
+
 int cb_parse_size(const char *s, uint64_t total, uint64_t *out)
 {
 	char *end;
@@ -249,7 +257,7 @@ int cb_parse_size(const char *s, uint64_t total, uint64_t *out)
 	if (!*end && (strchr(s, '.') || v < 1)) {
 		if (v > 1)
 			goto bad;
-		*out = (uint64_t)(v * (double)total);
+		*out = (uint64_t)(v * (double)total); /* at most @total: a defined cast */
 		return 0;
 	}
 	if (strchr(s, '.') && *end == '\0')
@@ -281,6 +289,11 @@ int cb_parse_size(const char *s, uint64_t total, uint64_t *out)
 		if (*end)
 			goto bad;
 	}
+	/* a cast of a double past UINT64_MAX is undefined: refuse before it */
+	if (!(v * (double)mult <= (double)CB_SIZE_MAX)) {
+		errno = ERANGE;
+		return -1;
+	}
 	*out = (uint64_t)(v * (double)mult);
 	return 0;
 bad:
@@ -291,7 +304,7 @@ bad:
 int cb_parse_duration(const char *s, double *out)
 {
 	char *end;
-	double v;
+	double v, r;
 
 	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
 		goto bad;
@@ -300,15 +313,21 @@ int cb_parse_duration(const char *s, double *out)
 	if (errno || end == s || !isfinite(v) || v < 0)
 		goto bad;
 	if (!strcmp(end, "") || !strcmp(end, "s"))
-		*out = v;
+		r = v;
 	else if (!strcmp(end, "ms"))
-		*out = v / 1000.0;
+		r = v / 1000.0;
 	else if (!strcmp(end, "m") || !strcmp(end, "min"))
-		*out = v * 60.0;
+		r = v * 60.0;
 	else if (!strcmp(end, "h"))
-		*out = v * 3600.0;
+		r = v * 3600.0;
 	else
 		goto bad;
+	/* later cast to time_t and to nanoseconds in a uint64_t: keep it far from both limits */
+	if (!(r <= CB_DURATION_MAX_S)) {
+		errno = ERANGE;
+		return -1;
+	}
+	*out = r;
 	return 0;
 bad:
 	errno = EINVAL;

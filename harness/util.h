@@ -84,14 +84,23 @@ long long cb_meminfo_kb(const char *root, const char *key);
  * @total: what a fraction is a fraction of, in bytes
  *
  * A number with a decimal point, or below 1, is a fraction and must lie in (0, 1].
- * Returns 0 and stores bytes in @out, or -1 with errno EINVAL.
+ * Returns 0 and stores bytes in @out, or -1 with errno EINVAL (not a size) or ERANGE (bytes
+ * over CB_SIZE_MAX).
  */
+#define CB_SIZE_MAX (1ULL << 50) /* 1 PiB: the largest size in bytes anything accepts */
+#define CB_SIZE_MAX_TEXT "at most 1024T"
+
+/* cb_size_is_fraction - whether the size @s (as cb_parse_size reads it) is a fraction */
+bool cb_size_is_fraction(const char *s);
 int cb_parse_size(const char *s, uint64_t total, uint64_t *out);
 
 /*
  * cb_parse_duration - parse a duration: "30", "30s", "500ms", "2m", "1h" (seconds by default)
- * Returns 0 and stores seconds in @out, or -1 with errno EINVAL.
+ * Returns 0 and stores seconds in @out, or -1 with errno EINVAL (not a duration) or ERANGE
+ * (over CB_DURATION_MAX_S).
  */
+#define CB_DURATION_MAX_S (7 * 86400.0) /* a week: the longest duration anything accepts */
+#define CB_DURATION_MAX_TEXT "at most 168h"
 int cb_parse_duration(const char *s, double *out);
 
 /*

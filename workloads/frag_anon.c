@@ -23,12 +23,15 @@
 #define MAX_SHARE_OF_AVAILABLE 0.95 /* no swap here: more than this invites the OOM killer */
 #define PROGRESS_BYTES (1ULL << 30)
 #define GIB (double)(1ULL << 30)
+#define AVAIL_CHECK_BYTES (64ULL << 20) /* how often the fill looks at MemAvailable */
 
 enum pattern { PAT_EVERY_OTHER, PAT_1_IN_N, PAT_RANDOM };
 
 struct frag {
 	/* what was asked, resolved */
-	uint64_t size, avail;
+	uint64_t size;
+	struct wl_mem win;	/* the window, MemAvailable at the start */
+	bool clamped;		/* --size was lowered to fit */
 	size_t page;
 	enum pattern pattern;
 	const char *pattern_name;
@@ -39,6 +42,7 @@ struct frag {
 	uint64_t filled, freed;
 	double fill_s, free_s, held_s;
 	bool fill_truncated, ready, hold_capped;
+	bool fill_low_memory;	/* the fill stopped: others took the headroom it meant to leave */
 	const char *hold_end; /* "time", "max-hold" or "signal" */
 	char error[256];
 };
@@ -61,21 +65,14 @@ static double secs_since(uint64_t t0)
 /* turn the parsed options into @f; returns WL_ARGS_OK or WL_ARGS_ERROR (message printed) */
 static int resolve(struct frag *f, const struct wl_args *a)
 {
-	long long avail_kb = cb_meminfo_kb(NULL, "MemAvailable");
 	const char *pat = wl_arg_str(a, "pattern");
 
-	if (avail_kb <= 0) {
-		fprintf(stderr, "frag-anon: cannot read MemAvailable: %s\n", strerror(errno));
+	if (wl_mem_resolve("frag-anon", &f->win) < 0)
 		return WL_ARGS_ERROR;
-	}
 	f->page = (size_t)sysconf(_SC_PAGESIZE);
-	f->avail = (uint64_t)avail_kb * 1024;
-	wl_arg_size(a, "size", f->avail, &f->size);
+	if (wl_arg_size_fit(a, "size", &f->win, MAX_SHARE_OF_AVAILABLE, &f->size, &f->clamped))
+		return WL_ARGS_ERROR;
 	f->size -= f->size % f->page;
-	if (f->size > MAX_SHARE_OF_AVAILABLE * (double)f->avail)
-		return wl_args_error(a, "size", "%llu bytes is above %.2f of MemAvailable "
-				     "(%llu bytes); refusing", (unsigned long long)f->size,
-				     MAX_SHARE_OF_AVAILABLE, (unsigned long long)f->avail);
 	if (f->size < 2 * f->page)
 		return wl_args_error(a, "size", "less than two pages");
 	f->pattern_name = pat;
@@ -99,7 +96,7 @@ static void emit_start(const struct frag *f)
 	wl_json_str(o, "phase", "start");
 	wl_json_str(o, "workload", "frag-anon");
 	wl_json_int(o, "size_bytes", (int64_t)f->size);
-	wl_json_int(o, "mem_available_bytes", (int64_t)f->avail);
+	wl_mem_json(o, &f->win, f->clamped);
 	wl_json_int(o, "page_size", (int64_t)f->page);
 	wl_json_str(o, "pattern", f->pattern_name);
 	wl_json_int(o, "keep_every", (int64_t)f->keep_every);
@@ -141,11 +138,27 @@ static int map_memory(struct frag *f)
 	return 0;
 }
 
-/* write every page, stopping early on a signal or at --duration; sets f->filled */
+/*
+ * whether MemAvailable fell below the headroom the size was meant to leave (1 - the share,
+ * of MemAvailable at the start): a window is shared, and what others take while we fill
+ * must not make the OOM killer end the cell
+ */
+static bool memory_low(const struct frag *f)
+{
+	long long kb = cb_meminfo_kb(NULL, "MemAvailable");
+	double floor = (1 - MAX_SHARE_OF_AVAILABLE) * (double)f->win.avail;
+
+	return kb >= 0 && (double)kb * 1024 < floor;
+}
+
+/*
+ * write every page, stopping early on a signal, at --duration or when memory_low; sets
+ * f->filled
+ */
 static void fill(struct frag *f)
 {
 	uint64_t t0 = cb_now_ns(), limit_ns = (uint64_t)(f->fill_limit_s * 1e9);
-	uint64_t off, next_progress = PROGRESS_BYTES;
+	uint64_t off, next_progress = PROGRESS_BYTES, next_check = AVAIL_CHECK_BYTES;
 	size_t checks = 0;
 
 	for (off = 0; off < f->size && !wl_stopping(); off += f->page) {
@@ -155,6 +168,18 @@ static void fill(struct frag *f)
 			f->fill_truncated = true;
 			off += f->page;
 			break;
+		}
+		if (off + f->page >= next_check) {
+			next_check += AVAIL_CHECK_BYTES;
+			if (memory_low(f)) {
+				f->fill_truncated = f->fill_low_memory = true;
+				off += f->page;
+				fprintf(stderr, "frag-anon: note: MemAvailable fell below %.2f of its "
+					"%llu bytes at the start (others are using the window): filling "
+					"stopped at %llu bytes\n", 1 - MAX_SHARE_OF_AVAILABLE,
+					(unsigned long long)f->win.avail, (unsigned long long)off);
+				break;
+			}
 		}
 		if (off + f->page >= next_progress) {
 			fprintf(stderr, "frag-anon: filled %.1f of %.1f GiB (%.1f s)\n",
@@ -231,6 +256,7 @@ static void emit_ready(const struct frag *f)
 	wl_json_int(o, "freed_bytes", (int64_t)f->freed);
 	wl_json_int(o, "filled_bytes", (int64_t)f->filled);
 	wl_json_bool(o, "fill_truncated", f->fill_truncated);
+	wl_json_bool(o, "fill_low_memory", f->fill_low_memory);
 	wl_json_real(o, "fill_s", f->fill_s);
 	wl_json_real(o, "free_s", f->free_s);
 	wl_json_emit(o);
@@ -259,6 +285,7 @@ static void emit_summary(const struct frag *f, double total_s)
 	wl_json_int(o, "freed_bytes", (int64_t)f->freed);
 	wl_json_bool(o, "ready", f->ready);
 	wl_json_bool(o, "fill_truncated", f->fill_truncated);
+	wl_json_bool(o, "fill_low_memory", f->fill_low_memory);
 	wl_json_real(o, "fill_s", f->fill_s);
 	wl_json_real(o, "free_s", f->free_s);
 	wl_json_real(o, "held_s", f->held_s);

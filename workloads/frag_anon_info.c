@@ -9,8 +9,9 @@ static const char *const frag_anon_patterns[] = { "every-other", "1-in-N", "rand
 
 static const struct wl_option frag_anon_options[] = {
 	{ .name = "size", .type = WL_OPT_SIZE, .def = "0.5",
-	  .help = "memory to fill: a fraction of MemAvailable (read at start), or bytes "
-		  "(64k, 512M, 4G); refused above 0.95 of MemAvailable" },
+	  .help = "memory to fill: a fraction of the window, or bytes (64k, 512M, 4G); capped at "
+		  "0.95 of MemAvailable (read at start), and the fill stops early (a note, "
+		  "\"fill_low_memory\":true) if others take the 0.05 it leaves" },
 	{ .name = "pattern", .type = WL_OPT_ENUM, .def = "every-other",
 	  .choices = frag_anon_patterns,
 	  .help = "which base pages to free: every-other keeps pages 0, 2, 4, ...; 1-in-N keeps "

@@ -32,7 +32,8 @@
 struct pagecache {
 	/* what was asked, resolved */
 	const char *dir;
-	uint64_t size, avail, disk_free, chunk, file_size, write_size;
+	uint64_t size, disk_free, chunk, file_size, write_size;
+	struct wl_mem win;	/* the window, MemAvailable at the start */
 	long long files_per_chunk;
 	double fill_limit_s;
 	struct wl_hold hold;
@@ -64,7 +65,6 @@ static int size_opt(const struct wl_args *a, const char *name, uint64_t total, u
 /* turn the parsed options into @p; returns WL_ARGS_OK or WL_ARGS_ERROR (message printed) */
 static int resolve(struct pagecache *p, const struct wl_args *a)
 {
-	long long avail_kb = cb_meminfo_kb(NULL, "MemAvailable");
 	struct statvfs vfs;
 	struct stat st;
 
@@ -75,21 +75,19 @@ static int resolve(struct pagecache *p, const struct wl_args *a)
 	if (stat(p->dir, &st) < 0 || !S_ISDIR(st.st_mode) || statvfs(p->dir, &vfs) < 0)
 		return wl_args_error(a, "dir", "not a directory: %s",
 				     errno ? strerror(errno) : "a file");
-	if (avail_kb <= 0) {
-		fprintf(stderr, "frag-pagecache: cannot read MemAvailable: %s\n", strerror(errno));
+	if (wl_mem_resolve("frag-pagecache", &p->win) < 0)
 		return WL_ARGS_ERROR;
-	}
-	p->avail = (uint64_t)avail_kb * 1024;
 	p->disk_free = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	wl_arg_size(a, "size", p->avail, &p->size);
+	/* page cache is reclaimable: no share of MemAvailable caps it, the disk does */
+	wl_arg_size(a, "size", p->win.window, &p->size);
 	if (p->size > MAX_SHARE_OF_FREE_SPACE * (double)p->disk_free)
 		return wl_args_error(a, "size", "%llu bytes is above %.1f of the free space of "
 				     "%s (%llu bytes); refusing", (unsigned long long)p->size,
 				     MAX_SHARE_OF_FREE_SPACE, p->dir,
 				     (unsigned long long)p->disk_free);
-	if (size_opt(a, "chunk", p->size, p->size, &p->chunk) ||
-	    size_opt(a, "file-size", p->size, UINT64_MAX, &p->file_size) ||
-	    size_opt(a, "write-size", p->size, MAX_WRITE_SIZE, &p->write_size))
+	if (size_opt(a, "chunk", p->win.window, p->size, &p->chunk) ||
+	    size_opt(a, "file-size", p->win.window, UINT64_MAX, &p->file_size) ||
+	    size_opt(a, "write-size", p->win.window, MAX_WRITE_SIZE, &p->write_size))
 		return WL_ARGS_ERROR;
 	p->files_per_chunk = wl_arg_long(a, "files-per-chunk");
 	p->fill_limit_s = wl_arg_duration(a, "duration");
@@ -106,7 +104,7 @@ static void emit_start(const struct pagecache *p)
 	wl_json_str(o, "dir", p->dir);
 	wl_json_str(o, "tree", p->tree.path);
 	wl_json_int(o, "size_bytes", (int64_t)p->size);
-	wl_json_int(o, "mem_available_bytes", (int64_t)p->avail);
+	wl_mem_json(o, &p->win, false);
 	wl_json_int(o, "disk_free_bytes", (int64_t)p->disk_free);
 	wl_json_int(o, "chunk_bytes", (int64_t)p->chunk);
 	wl_json_int(o, "files_per_chunk", p->files_per_chunk);

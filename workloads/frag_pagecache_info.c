@@ -11,8 +11,8 @@ static const struct wl_option frag_pagecache_options[] = {
 	  .help = "required: a directory on the filesystem whose page cache to fill; the program "
 		  "makes its own subdirectory frag-pagecache.XXXXXX in it and removes it at exit" },
 	{ .name = "size", .type = WL_OPT_SIZE, .def = "0.25",
-	  .help = "file data to write: a fraction of MemAvailable (read at start) or bytes; "
-		  "refused above 0.9 of the filesystem's free space" },
+	  .help = "file data to write: a fraction of the window or bytes; refused above 0.9 of "
+		  "the filesystem's free space" },
 	{ .name = "chunk", .type = WL_OPT_SIZE, .def = "64k",
 	  .help = "file data written between two batches of small files" },
 	{ .name = "files-per-chunk", .type = WL_OPT_INT, .def = "8", .min = 0, .max = 1 << 20,

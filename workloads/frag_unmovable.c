@@ -34,7 +34,9 @@ static const char *const kind_names[NR_KINDS] = { "pipe", "socket", "pagetable" 
 
 struct unmovable {
 	/* what was asked, resolved */
-	uint64_t size, avail, filler, pipe_size, socket_size;
+	uint64_t size, filler, pipe_size, socket_size;
+	struct wl_mem win;	/* the window, MemAvailable at the start */
+	bool clamped;		/* --size or --filler was lowered to fit */
 	bool kind[NR_KINDS];
 	int nkinds;
 	double fill_limit_s;
@@ -86,25 +88,23 @@ static int parse_kinds(struct unmovable *u, const struct wl_args *a)
 /* turn the parsed options into @u; returns WL_ARGS_OK or WL_ARGS_ERROR (message printed) */
 static int resolve(struct unmovable *u, const struct wl_args *a)
 {
-	long long avail_kb = cb_meminfo_kb(NULL, "MemAvailable");
+	bool filler_clamped = false;
 
-	if (avail_kb <= 0) {
-		fprintf(stderr, "frag-unmovable: cannot read MemAvailable: %s\n", strerror(errno));
+	if (wl_mem_resolve("frag-unmovable", &u->win) < 0)
 		return WL_ARGS_ERROR;
+	if (wl_arg_size_fit(a, "size", &u->win, MAX_SHARE_OF_AVAILABLE, &u->size, &u->clamped))
+		return WL_ARGS_ERROR;
+	/* the filler comes on top of --size: it gets what the total share leaves */
+	if (wl_arg_str(a, "filler")) {
+		struct wl_mem left = u->win;
+
+		left.avail = (uint64_t)(MAX_TOTAL_SHARE * (double)u->win.avail) - u->size;
+		if (wl_arg_size_fit(a, "filler", &left, 1.0, &u->filler, &filler_clamped))
+			return WL_ARGS_ERROR;
+		u->clamped |= filler_clamped;
 	}
-	u->avail = (uint64_t)avail_kb * 1024;
-	wl_arg_size(a, "size", u->avail, &u->size);
-	if (u->size > MAX_SHARE_OF_AVAILABLE * (double)u->avail)
-		return wl_args_error(a, "size", "%llu bytes is above %.2f of MemAvailable (%llu "
-				     "bytes); refusing", (unsigned long long)u->size,
-				     MAX_SHARE_OF_AVAILABLE, (unsigned long long)u->avail);
-	if (wl_arg_str(a, "filler"))
-		wl_arg_size(a, "filler", u->avail, &u->filler);
-	if (u->size + u->filler > MAX_TOTAL_SHARE * (double)u->avail)
-		return wl_args_error(a, "filler", "with --size, above %.2f of MemAvailable; "
-				     "refusing", MAX_TOTAL_SHARE);
-	wl_arg_size(a, "pipe-size", u->avail, &u->pipe_size);
-	wl_arg_size(a, "socket-size", u->avail, &u->socket_size);
+	wl_arg_size(a, "pipe-size", u->win.window, &u->pipe_size);
+	wl_arg_size(a, "socket-size", u->win.window, &u->socket_size);
 	u->fill_limit_s = wl_arg_duration(a, "duration");
 	wl_hold_resolve(&u->hold, a);
 	return parse_kinds(u, a);
@@ -122,7 +122,7 @@ static void emit_start(const struct unmovable *u)
 			json_object_array_add(kinds, json_object_new_string(kind_names[k]));
 	json_object_object_add(o, "kinds", kinds);
 	wl_json_int(o, "size_bytes", (int64_t)u->size);
-	wl_json_int(o, "mem_available_bytes", (int64_t)u->avail);
+	wl_mem_json(o, &u->win, u->clamped);
 	wl_json_int(o, "filler_bytes", (int64_t)u->filler);
 	wl_json_int(o, "pipe_size", (int64_t)u->pipe_size);
 	wl_json_int(o, "socket_size", (int64_t)u->socket_size);

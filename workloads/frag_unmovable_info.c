@@ -8,8 +8,8 @@
 
 static const struct wl_option frag_unmovable_options[] = {
 	{ .name = "size", .type = WL_OPT_SIZE, .def = "0.05",
-	  .help = "unmovable memory to hold: a fraction of MemAvailable (read at start) or bytes, "
-		  "split equally among --kinds; refused above 0.5 of MemAvailable" },
+	  .help = "unmovable memory to hold: a fraction of the window or bytes, split equally "
+		  "among --kinds; capped at 0.5 of MemAvailable (read at start)" },
 	{ .name = "kinds", .type = WL_OPT_STRING, .def = "pipe,socket,pagetable",
 	  .help = "comma-separated: pipe (full pipe buffers), socket (AF_UNIX data queued "
 		  "unread), pagetable (page-table pages from one read per 2 MiB of a sparse "
@@ -21,7 +21,7 @@ static const struct wl_option frag_unmovable_options[] = {
 	  .help = "data queued in each socket pair" },
 	{ .name = "filler", .type = WL_OPT_SIZE, .def = NULL,
 	  .help = "spread the kernel memory: first fault this much anonymous memory (a fraction of "
-		  "MemAvailable or bytes) and free every other page, so the kernel allocations "
+		  "the window or bytes; with --size capped at 0.95 of MemAvailable) and free every other page, so the kernel allocations "
 		  "that follow land in the holes of many pageblocks; the filler is freed before "
 		  "\"ready\". Without it they gather in few pageblocks" },
 	{ .name = "duration", .type = WL_OPT_DURATION, .def = "10m",

@@ -16,6 +16,7 @@
 #include "kd_paths.h"
 #include "wl_args.h"
 #include "wl_json.h"
+#include "wl_mm.h"
 #include "wl_res.h"
 #include "wl_signal.h"
 
@@ -28,7 +29,9 @@ static const struct kd_path *const all_paths[] = {
 #define NR_PATHS (sizeof(all_paths) / sizeof(all_paths[0]) - 1)
 
 struct demand {
-	uint64_t size, avail;
+	uint64_t size;
+	struct wl_mem win;	/* the window, MemAvailable at the start */
+	bool clamped;		/* --size was lowered to fit */
 	double rate, duration_s;
 	struct kd_state st[NR_PATHS];
 	int npaths;
@@ -76,19 +79,12 @@ static int parse_paths(struct demand *d, const struct wl_args *a)
 /* turn the parsed options into @d; returns WL_ARGS_OK or WL_ARGS_ERROR (message printed) */
 static int resolve(struct demand *d, const struct wl_args *a)
 {
-	long long avail_kb = cb_meminfo_kb(NULL, "MemAvailable");
 	int ret, i;
 
-	if (avail_kb <= 0) {
-		fprintf(stderr, "kernel-demand: cannot read MemAvailable: %s\n", strerror(errno));
+	if (wl_mem_resolve("kernel-demand", &d->win) < 0)
 		return WL_ARGS_ERROR;
-	}
-	d->avail = (uint64_t)avail_kb * 1024;
-	wl_arg_size(a, "size", d->avail, &d->size);
-	if (d->size > MAX_SHARE_OF_AVAILABLE * (double)d->avail)
-		return wl_args_error(a, "size", "%llu bytes is above %.2f of MemAvailable (%llu "
-				     "bytes); refusing", (unsigned long long)d->size,
-				     MAX_SHARE_OF_AVAILABLE, (unsigned long long)d->avail);
+	if (wl_arg_size_fit(a, "size", &d->win, MAX_SHARE_OF_AVAILABLE, &d->size, &d->clamped))
+		return WL_ARGS_ERROR;
 	ret = parse_paths(d, a);
 	if (ret != WL_ARGS_OK)
 		return ret;
@@ -126,7 +122,7 @@ static void emit_start(const struct demand *d)
 		json_object_array_add(paths, json_object_new_string(d->st[i].path->name));
 	json_object_object_add(o, "paths", paths);
 	wl_json_int(o, "size_bytes", (int64_t)d->size);
-	wl_json_int(o, "mem_available_bytes", (int64_t)d->avail);
+	wl_mem_json(o, &d->win, d->clamped);
 	wl_json_real(o, "rate", d->rate);
 	wl_json_real(o, "duration_s", d->duration_s);
 	wl_json_bool(o, "cap_sys_resource", wl_is_privileged());

@@ -13,8 +13,8 @@ static const struct wl_option kernel_demand_options[] = {
 		  "pipe-resize (see below)" },
 	{ .name = "size", .type = WL_OPT_SIZE, .def = "32M",
 	  .help = "most bytes kept queued in the kernel at once, shared equally by the paths "
-		  "(a socket path takes at least 256k): a fraction of MemAvailable or bytes; "
-		  "refused above 0.25 of MemAvailable" },
+		  "(a socket path takes at least 256k): a fraction of the window or bytes; "
+		  "capped at 0.25 of MemAvailable (read at start)" },
 	{ .name = "rate", .type = WL_OPT_REAL, .def = "0", .min = 0, .max = 1e6,
 	  .help = "rounds per second (a round: each path once); 0 = as fast as possible" },
 	{ .name = "duration", .type = WL_OPT_DURATION, .def = "10s",

@@ -39,7 +39,9 @@ static const char *const vm_keys[] = {
 
 struct demand {
 	/* what was asked, resolved */
-	uint64_t size, region, nregions, avail;
+	uint64_t size, region, nregions;
+	struct wl_mem win;	/* the window, MemAvailable at the start */
+	bool clamped;		/* --size was lowered to fit */
 	size_t page;
 	double rate, limit_s;
 	bool release;
@@ -131,21 +133,19 @@ static bool pfns_visible(const struct wl_pagemap *pm)
 /* turn the parsed options into @d; returns WL_ARGS_OK, or an exit status (message printed) */
 static int resolve(struct demand *d, const struct wl_args *a)
 {
-	long long total_kb = cb_meminfo_kb(NULL, "MemTotal");
-	long long avail_kb = cb_meminfo_kb(NULL, "MemAvailable");
 	uint64_t total, pmd = 0;
 	char text[64];
 	int ret;
 
-	if (total_kb <= 0 || avail_kb <= 0 ||
-	    cb_read_trimmed(THP_DIR "/hpage_pmd_size", text, sizeof(text)) < 0) {
-		fprintf(stderr, "thp-demand: cannot read meminfo or THP settings (no THP?): %s\n",
+	if (wl_mem_resolve("thp-demand", &d->win) < 0)
+		return 1;
+	if (cb_read_trimmed(THP_DIR "/hpage_pmd_size", text, sizeof(text)) < 0) {
+		fprintf(stderr, "thp-demand: cannot read THP settings (no THP?): %s\n",
 			strerror(errno));
 		return 1;
 	}
 	pmd = strtoull(text, NULL, 10);
-	total = (uint64_t)total_kb * 1024;
-	d->avail = (uint64_t)avail_kb * 1024;
+	total = d->win.window;
 	d->page = (size_t)sysconf(_SC_PAGESIZE);
 	cb_read_choice(THP_DIR "/enabled", d->thp_enabled, sizeof(d->thp_enabled));
 	cb_read_choice(THP_DIR "/defrag", d->thp_defrag, sizeof(d->thp_defrag));
@@ -162,17 +162,15 @@ static int resolve(struct demand *d, const struct wl_args *a)
 		return wl_args_error(a, d->mthp[0] ? "mthp-size" : "region",
 				     "%llu bytes is not a power of two of at least one page",
 				     (unsigned long long)d->region);
-	wl_arg_size(a, "size", total, &d->size);
+	d->release = wl_arg_bool(a, "release");
+	/* what is kept must fit in what is available now; with --release one region at a time */
+	if (wl_arg_size_fit(a, "size", &d->win, d->release ? 0 : MAX_SHARE_OF_AVAILABLE, &d->size,
+			    &d->clamped))
+		return WL_ARGS_ERROR;
 	d->size -= d->size % d->region;
 	if (!d->size)
 		return wl_args_error(a, "size", "smaller than one region (%llu bytes)",
 				     (unsigned long long)d->region);
-	d->release = wl_arg_bool(a, "release");
-	if (!d->release && d->size > MAX_SHARE_OF_AVAILABLE * (double)d->avail)
-		return wl_args_error(a, "size", "%llu bytes is above %.2f of MemAvailable (%llu "
-				     "bytes); refusing (or use --release)",
-				     (unsigned long long)d->size, MAX_SHARE_OF_AVAILABLE,
-				     (unsigned long long)d->avail);
 	d->nregions = d->size / d->region;
 	d->rate = wl_arg_real(a, "rate");
 	d->limit_s = wl_arg_duration(a, "duration");
@@ -206,7 +204,7 @@ static void emit_start(const struct demand *d)
 	wl_json_str(o, "mthp_size", d->mthp[0] ? d->mthp : NULL);
 	wl_json_str(o, "mthp_enabled", d->mthp[0] ? d->mthp_enabled : NULL);
 	json_object_object_add(o, "larger_mthp_enabled", json_object_get(d->larger_enabled));
-	wl_json_int(o, "mem_available_bytes", (int64_t)d->avail);
+	wl_mem_json(o, &d->win, d->clamped);
 	wl_json_int(o, "pid", getpid());
 	wl_json_emit(o);
 }

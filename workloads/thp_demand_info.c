@@ -7,8 +7,8 @@
 
 static const struct wl_option thp_demand_options[] = {
 	{ .name = "size", .type = WL_OPT_SIZE, .def = "1G",
-	  .help = "memory to fault: a fraction of MemTotal or bytes; without --release it is "
-		  "refused above 0.95 of MemAvailable" },
+	  .help = "memory to fault: a fraction of the window or bytes; without --release capped "
+		  "at 0.95 of MemAvailable (read at start)" },
 	{ .name = "region", .type = WL_OPT_SIZE, .def = NULL,
 	  .help = "bytes per region, a power of two (default: the PMD size, "
 		  "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size)" },

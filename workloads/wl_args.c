@@ -11,6 +11,7 @@
 
 #include "util.h"
 #include "wl_args.h"
+#include "wl_mm.h"
 
 #define OPT_HELP 'h'
 #define OPT_BASE 1000 /* getopt's val for option i is OPT_BASE + i */
@@ -105,8 +106,10 @@ void wl_args_usage(const struct wl_info *wl, FILE *f)
 	fprintf(f, "  --help\n");
 	wrap(f, "show this help and exit", HELP_INDENT);
 	fputc('\n', f);
-	wrap(f, "Sizes: a fraction in (0, 1] (\"0.5\"; what it is a fraction of is said above) "
-	     "or bytes with an optional k/M/G/T suffix. Durations: 30, 30s, 500ms, 2m, 1h.", 0);
+	wrap(f, "Sizes: a fraction in (0, 1] (\"0.5\") or bytes with an optional k/M/G/T suffix "
+	     "(at most 1024T). Durations: 30, 30s, 500ms, 2m, 1h (at most 168h).", 0);
+	fputc('\n', f);
+	wrap(f, WL_WINDOW_HELP, 0);
 	if (wl->details)
 		fprintf(f, "\n%s", wl->details);
 }
@@ -300,4 +303,28 @@ int wl_arg_size(const struct wl_args *a, const char *name, uint64_t total, uint6
 	if (!v)
 		return -1;
 	return cb_parse_size(v, total, out);
+}
+
+int wl_arg_size_fit(const struct wl_args *a, const char *name, const struct wl_mem *m,
+		    double share, uint64_t *out, bool *clamped)
+{
+	const char *v = wl_arg_str(a, name);
+	uint64_t cap = (uint64_t)(share * (double)m->avail);
+
+	*clamped = false;
+	if (!v || cb_parse_size(v, m->window, out) < 0)
+		return wl_args_error(a, name, "not a size");
+	if (share <= 0 || *out <= cap)
+		return WL_ARGS_OK;
+	if (!cb_size_is_fraction(v))
+		return wl_args_error(a, name, "%llu bytes is above %.2f of MemAvailable (%llu bytes); "
+				     "refusing (a fraction of the window is lowered to fit instead)",
+				     (unsigned long long)*out, share, (unsigned long long)m->avail);
+	fprintf(stderr, "%s: note: --%s %s of the window (%llu bytes, %s) is %llu bytes, above "
+		"%.2f of MemAvailable (%llu bytes): using %llu bytes\n", a->prog, name, v,
+		(unsigned long long)m->window, m->from, (unsigned long long)*out, share,
+		(unsigned long long)m->avail, (unsigned long long)cap);
+	*out = cap;
+	*clamped = true;
+	return WL_ARGS_OK;
 }

@@ -71,4 +71,15 @@ bool wl_arg_bool(const struct wl_args *a, const char *name);
  */
 int wl_arg_size(const struct wl_args *a, const char *name, uint64_t total, uint64_t *out);
 
+struct wl_mem;
+
+/*
+ * wl_arg_size_fit - value of the SIZE option @name in bytes, a fraction being one of the
+ * window @m->window, and at most @share of @m->avail (MemAvailable now; @share 0: no cap).
+ * A fraction above the cap is lowered to it, with a note on stderr and *@clamped set; bytes
+ * above it are refused. Returns WL_ARGS_OK, or WL_ARGS_ERROR (message printed).
+ */
+int wl_arg_size_fit(const struct wl_args *a, const char *name, const struct wl_mem *m,
+		    double share, uint64_t *out, bool *clamped);
+
 #endif

@@ -64,8 +64,9 @@ static int check_size(const char *value, char *err, size_t errlen)
 	uint64_t bytes;
 
 	if (cb_parse_size(value, CHECK_TOTAL, &bytes) < 0 || !bytes) {
-		snprintf(err, errlen, "'%s' is not a size (a fraction in (0, 1] such as 0.5, "
-			 "or bytes such as 4096, 64k, 512M, 4G)", value);
+		snprintf(err, errlen, errno == ERANGE ? "'%s' is larger than any size this tool takes "
+			 "(" CB_SIZE_MAX_TEXT ")" : "'%s' is not a size (a fraction in (0, 1] such as "
+			 "0.5, or bytes such as 4096, 64k, 512M, 4G)", value);
 		return -1;
 	}
 	return 0;
@@ -76,8 +77,9 @@ static int check_duration(const char *value, char *err, size_t errlen)
 	double s;
 
 	if (cb_parse_duration(value, &s) < 0) {
-		snprintf(err, errlen, "'%s' is not a duration (such as 30, 30s, 500ms, 2m, 1h)",
-			 value);
+		snprintf(err, errlen, errno == ERANGE ? "'%s' is longer than any duration this tool "
+			 "takes (" CB_DURATION_MAX_TEXT ")" : "'%s' is not a duration (such as 30, 30s, "
+			 "500ms, 2m, 1h)", value);
 		return -1;
 	}
 	return 0;

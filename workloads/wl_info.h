@@ -14,9 +14,8 @@
 #include <stddef.h>
 
 enum wl_opt_type {
-	WL_OPT_SIZE,	 /* fraction of memory ("0.5") or bytes with suffix ("4G"); cb_parse_size.
-			  * The program says in the option's help what the fraction is of
-			  * (MemTotal unless said otherwise; frag-anon --size: MemAvailable). */
+	WL_OPT_SIZE,	 /* fraction of the cell's window ("0.5"; WL_WINDOW_HELP in wl_mm.h) or
+			  * bytes with suffix ("4G"); cb_parse_size. */
 	WL_OPT_DURATION, /* "30", "30s", "500ms", "2m"; cb_parse_duration */
 	WL_OPT_INT,	 /* whole number in [min, max] */
 	WL_OPT_REAL,	 /* real number in [min, max] */

@@ -343,3 +343,60 @@ struct json_object *wl_pageblocks_json(const char *when, const struct wl_pageblo
 		wl_json_int(o, pb->type[i], (int64_t)pb->count[i]);
 	return o;
 }
+
+int wl_mem_read(const char *root, struct wl_mem *m, char *err, size_t errlen)
+{
+	const char *env = getenv(WL_WINDOW_ENV);
+	long long total = cb_meminfo_kb(root, "MemTotal");
+	long long avail = cb_meminfo_kb(root, "MemAvailable");
+	long long huge = cb_meminfo_kb(root, "Hugetlb");
+	unsigned long long w;
+	char *end;
+
+	if (total <= 0 || avail < 0) {
+		snprintf(err, errlen, "cannot read MemTotal and MemAvailable of %s/proc/meminfo: %s",
+			 root ? root : "", strerror(errno));
+		return -1;
+	}
+	m->avail = (uint64_t)avail * 1024;
+	if (env) {
+		errno = 0;
+		w = strtoull(env, &end, 10);
+		if (errno || end == env || *end || *env == '-' || w < (1ULL << 20) ||
+		    w > CB_SIZE_MAX) {
+			snprintf(err, errlen, "%s='%s': not a whole number of bytes in [1M, 1024T]",
+				 WL_WINDOW_ENV, env);
+			return -1;
+		}
+		m->window = w;
+		m->from = WL_WINDOW_ENV;
+		return 0;
+	}
+	if (huge < 0) { /* kernels before 4.16: the default size only */
+		long long n = cb_meminfo_kb(root, "HugePages_Total");
+		long long sz = cb_meminfo_kb(root, "Hugepagesize");
+
+		huge = n > 0 && sz > 0 ? n * sz : 0;
+	}
+	m->window = (uint64_t)(total > huge ? total - huge : total) * 1024;
+	m->from = "MemTotal-Hugetlb";
+	return 0;
+}
+
+int wl_mem_resolve(const char *prog, struct wl_mem *m)
+{
+	char err[256];
+
+	if (wl_mem_read(NULL, m, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s\n", prog, err);
+	return -1;
+}
+
+void wl_mem_json(struct json_object *o, const struct wl_mem *m, bool clamped)
+{
+	wl_json_int(o, "window_bytes", (int64_t)m->window);
+	wl_json_str(o, "window_from", m->from);
+	wl_json_int(o, "mem_available_bytes", (int64_t)m->avail);
+	wl_json_bool(o, "clamped", clamped);
+}

@@ -7,10 +7,47 @@
 #ifndef CB_WL_MM_H
 #define CB_WL_MM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <json-c/json.h>
+
+/* the environment variable the harness sets to the cell's window, in bytes */
+#define WL_WINDOW_ENV "COMPACTBENCH_WINDOW"
+
+/* the one sentence every workload's --help and configs/README.md give on fractions */
+#define WL_WINDOW_HELP                                                                      \
+	"A size given as a fraction is a fraction of the memory the cell may use, its window: " \
+	"$" WL_WINDOW_ENV " bytes when set (compactbench sets it from memory_limit on the "     \
+	"host), else MemTotal less the hugetlb pages (/proc/meminfo Hugetlb; in a QEMU guest, " \
+	"the guest's memory). What is used is capped by what is available when the program "  \
+	"starts (a share of MemAvailable, said per option): a fraction above the cap is "      \
+	"lowered to it with a note on stderr and \"clamped\":true in the start line, bytes "  \
+	"above it are refused."
+
+/* the memory a workload sizes itself by */
+struct wl_mem {
+	uint64_t window;	/* what a fraction is of */
+	const char *from;	/* WL_WINDOW_ENV, or "MemTotal-Hugetlb" */
+	uint64_t avail;		/* MemAvailable when the program started */
+};
+
+/*
+ * wl_mem_read - @m from $COMPACTBENCH_WINDOW and @root/proc/meminfo (@root NULL: the real
+ * one). Returns 0, or -1 with a message naming what was wrong in @err (an unreadable
+ * meminfo, or a variable that is not a whole number of bytes in [1M, 1024T]).
+ */
+int wl_mem_read(const char *root, struct wl_mem *m, char *err, size_t errlen);
+
+/*
+ * wl_mem_resolve - wl_mem_read of the real /proc for program @prog; prints
+ * "PROG: ..." to stderr on failure. Returns 0 or -1.
+ */
+int wl_mem_resolve(const char *prog, struct wl_mem *m);
+
+/* wl_mem_json - @m and whether a size was @clamped into the start line @o */
+void wl_mem_json(struct json_object *o, const struct wl_mem *m, bool clamped);
 
 #define WL_BUDDY_MAX_ORDERS 16
 #define WL_BUDDY_MAX_ZONES 64

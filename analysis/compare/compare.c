@@ -383,7 +383,11 @@ int cmd_compare(int argc, char **argv)
 		const struct cb_run_data *ra = &runs[0], *rb = nr == 1 ? &runs[0] : &runs[k];
 		size_t np = kernels ? cb_sides_pair(&sides[0], &sides[1], base, cand, MAX_PAIRS) :
 			    cb_runs_pair(ra, nr == 1 ? NULL : rb, base, cand, MAX_PAIRS);
+		char why[256];
 
+		if (ra != rb && !cb_runs_same_config(ra, rb, why, sizeof(why)))
+			fprintf(stderr, "compactbench compare: %s and %s: %s: compared anyway, but "
+					"`gate` gives no verdict on them\n", ra->dir, rb->dir, why);
 		if (!np && kernels)
 			fprintf(stderr, "compactbench compare: %s: kernels %s and %s share no complete "
 					"(setting, workload) to compare\n", ra->dir, sides[0].kernel,

@@ -4,6 +4,7 @@
  */
 #include "runs.h"
 #include "analyze.h"
+#include "runjson.h"
 #include "summary.h"
 #include "util.h"
 
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *jstr(struct json_object *o, const char *key)
@@ -45,16 +47,30 @@ static struct cb_group *find_group(struct cb_run_data *rd, const char *k, const 
 	return g;
 }
 
-/* a name into a list of distinct names */
-static void add_name(char (**list)[64], size_t *n, const char *name)
+/* a name into a list of distinct names; returns its index there */
+static size_t add_name(char (**list)[64], size_t *n, const char *name)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*list)[i], name))
-			return;
+			return i;
 	*list = realloc(*list, (*n + 1) * sizeof(**list));
 	if (!*list)
 		abort();
 	snprintf((*list)[(*n)++], sizeof(**list), "%s", name);
+	return *n - 1;
+}
+
+/* the (kernel, setting) of indices @k and @s into the run's list of those it has cells of */
+static void add_combo(struct cb_run_data *rd, size_t k, size_t s)
+{
+	for (size_t i = 0; i < rd->ncombos; i++)
+		if (rd->combos[i][0] == k && rd->combos[i][1] == s)
+			return;
+	rd->combos = realloc(rd->combos, (rd->ncombos + 1) * sizeof(*rd->combos));
+	if (!rd->combos)
+		abort();
+	rd->combos[rd->ncombos][0] = k;
+	rd->combos[rd->ncombos++][1] = s;
 }
 
 /* a cell not run yet into its group's pending count */
@@ -119,57 +135,66 @@ static void add_cell(struct cb_group *g, long rep, const char *cell_dir, struct 
 	g->n++;
 }
 
-/* the cell's summary.json, made first if it is missing; NULL with @why if it cannot be */
+/*
+ * whether @sum (the cell's summary.json) is missing or older than a file it was made from,
+ * or one of those is gone: a trace cut short or a vmstat file deleted after the analysis.
+ * A cell without meta.json (a run of summaries only) has nothing to check them against.
+ */
+static bool summary_stale(const char *cell_dir, const char *sum)
+{
+	static const char *const inputs[] = { "meta.json", "vmstat.before", "vmstat.after",
+					       "trace.dat" };
+	char path[PATH_MAX];
+	struct stat ss, si;
+
+	if (stat(sum, &ss) < 0)
+		return true;
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0 ||
+	    (stat(path, &si) < 0 && errno == ENOENT))
+		return false;
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		if (cb_path(path, sizeof(path), "%s/%s", cell_dir, inputs[i]) < 0 ||
+		    stat(path, &si) < 0)
+			return true;
+		if (si.st_mtim.tv_sec > ss.st_mtim.tv_sec ||
+		    (si.st_mtim.tv_sec == ss.st_mtim.tv_sec && si.st_mtim.tv_nsec > ss.st_mtim.tv_nsec))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * the cell's summary.json, made first if it is missing or stale (summary_stale); NULL with
+ * @why if it cannot be (the cell is then left out, and keeps no summary.json)
+ */
 static struct json_object *cell_summary(const char *cell_dir, char *why, size_t whylen,
 					bool *bad_input)
 {
 	char path[PATH_MAX];
-	struct json_object *sum, *schema;
+	struct json_object *sum;
 
 	*bad_input = false;
 	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0)
 		return NULL;
-	if (access(path, F_OK) < 0 && cb_analyze_cell(cell_dir, why, whylen) < 0)
+	if (summary_stale(cell_dir, path) && cb_analyze_cell(cell_dir, why, whylen) < 0)
 		return NULL;
-	sum = json_object_from_file(path);
-	if (!sum || !json_object_is_type(sum, json_type_object)) {
-		snprintf(why, whylen, "%s: not a JSON object (corrupt summary)", path);
-		json_object_put(sum);
-		*bad_input = true;
-		return NULL;
-	}
-	if (!json_object_object_get_ex(sum, "schema", &schema) ||
-	    json_object_get_int(schema) != CB_SUMMARY_SCHEMA) {
-		snprintf(why, whylen, "%s: field \"schema\" is %s, this tool reads schema %d "
-			 "(re-run `compactbench analyze`)", path,
-			 schema ? json_object_to_json_string(schema) : "missing", CB_SUMMARY_SCHEMA);
-		json_object_put(sum);
-		*bad_input = true;
-		return NULL;
-	}
+	sum = cb_summary_json_load(path, why, whylen);
+	*bad_input = !sum;
 	return sum;
 }
 
 int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errlen)
 {
 	struct json_object *run, *cells, *c, *x;
-	char path[PATH_MAX], cell_dir[PATH_MAX], why[1024];
+	char cell_dir[PATH_MAX], why[1024];
 	size_t i;
 
 	memset(rd, 0, sizeof(*rd));
 	snprintf(rd->dir, sizeof(rd->dir), "%s", dir);
-	if (cb_path(path, sizeof(path), "%s/run.json", dir) < 0 || access(path, R_OK) < 0) {
-		snprintf(err, errlen, "%s/run.json: cannot read: %s (not a run directory?)", dir,
-			 strerror(errno));
+	run = cb_runjson_load(dir, err, errlen);
+	if (!run)
 		return -1;
-	}
-	run = json_object_from_file(path);
-	if (!run || !json_object_object_get_ex(run, "cells", &cells) ||
-	    !json_object_is_type(cells, json_type_array)) {
-		snprintf(err, errlen, "%s: not a run.json (no \"cells\" array)", path);
-		json_object_put(run);
-		return -1;
-	}
+	json_object_object_get_ex(run, "cells", &cells);
 	snprintf(rd->config_sha256, sizeof(rd->config_sha256), "%s", jstr(run, "config_sha256") ? : "");
 	snprintf(rd->tool_version, sizeof(rd->tool_version), "%s", jstr(run, "tool_version") ? : "");
 	rd->cells = json_object_array_length(cells);
@@ -183,17 +208,13 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 		k = jstr(c, "kernel");
 		s = jstr(c, "setting");
 		w = jstr(c, "workload");
-		if (!id || !k || !s || !w || !json_object_object_get_ex(c, "rep", &x)) {
-			snprintf(err, errlen, "%s: cell %zu lacks id, kernel, setting, workload or rep",
-				 path, i);
-			json_object_put(run);
-			cb_run_free(rd);
-			return -1;
-		}
-		add_name(&rd->kernels, &rd->nkernels, k);
-		add_name(&rd->settings, &rd->nsettings, s);
-		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", dir, id) < 0)
+		x = json_object_object_get(c, "rep"); /* all there: cb_runjson_check */
+		add_combo(rd, add_name(&rd->kernels, &rd->nkernels, k),
+			  add_name(&rd->settings, &rd->nsettings, s));
+		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", dir, id) < 0) {
+			fail_cell(rd, id, "path too long");
 			continue;
+		}
 		if (cb_cell_pending(run, k, cell_dir, why, sizeof(why))) {
 			add_pending(rd, k, s, w, why);
 			continue;
@@ -283,6 +304,9 @@ void cb_run_free(struct cb_run_data *rd)
 	free(rd->settings);
 	rd->settings = NULL;
 	rd->nsettings = 0;
+	free(rd->combos);
+	rd->combos = NULL;
+	rd->ncombos = 0;
 }
 
 int cb_side_spec(const char *spec, char *dir, size_t dirlen, struct cb_side *s, char *err,
@@ -330,13 +354,39 @@ static int check_name(const char *dir, const char *what, const char *name, char 
 	return -1;
 }
 
+/* whether @rd lists a cell of kernel @k and setting @s */
+static bool has_combo(const struct cb_run_data *rd, const char *k, const char *s)
+{
+	for (size_t i = 0; i < rd->ncombos; i++)
+		if (!strcmp(rd->kernels[rd->combos[i][0]], k) &&
+		    !strcmp(rd->settings[rd->combos[i][1]], s))
+			return true;
+	return false;
+}
+
 int cb_side_check(const struct cb_side *s, char *err, size_t errlen)
 {
 	const struct cb_run_data *rd = s->rd;
 
+	if (!*s->kernel && *s->setting) { /* DIR:KERNEL without its '/' */
+		for (size_t i = 0; i < rd->nkernels; i++) {
+			if (strcmp(rd->kernels[i], s->setting) ||
+			    !check_name(rd->dir, "setting", s->setting, rd->settings, rd->nsettings,
+					err, errlen))
+				continue;
+			snprintf(err, errlen, "%s: no setting '%s' in this run, but a kernel of that "
+				 "name: DIR:%s/ selects a kernel", rd->dir, s->setting, s->setting);
+			return -1;
+		}
+	}
 	if (check_name(rd->dir, "kernel", s->kernel, rd->kernels, rd->nkernels, err, errlen) < 0 ||
 	    check_name(rd->dir, "setting", s->setting, rd->settings, rd->nsettings, err, errlen) < 0)
 		return -1;
+	if (*s->kernel && *s->setting && !has_combo(rd, s->kernel, s->setting)) {
+		snprintf(err, errlen, "%s: no cell of kernel '%s' with setting '%s' in this run",
+			 rd->dir, s->kernel, s->setting);
+		return -1;
+	}
 	return 0;
 }
 
@@ -462,4 +512,15 @@ size_t cb_runs_pair(const struct cb_run_data *a, const struct cb_run_data *b,
 		return n;
 	}
 	return cb_sides_pair(&sa, &sb, base, cand, max);
+}
+
+bool cb_runs_same_config(const struct cb_run_data *a, const struct cb_run_data *b, char *why,
+			 size_t whylen)
+{
+	if (!strcmp(a->config_sha256, b->config_sha256))
+		return true;
+	snprintf(why, whylen, "the runs used different configs (sha256 %.12s vs %.12s)",
+		 *a->config_sha256 ? a->config_sha256 : "none", *b->config_sha256 ?
+		 b->config_sha256 : "none");
+	return false;
 }

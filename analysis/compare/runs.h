@@ -44,6 +44,8 @@ struct cb_run_data {
 	size_t nkernels;
 	char (*settings)[64];
 	size_t nsettings;
+	size_t (*combos)[2];	   /* (kernel, setting) indices run.json has cells of */
+	size_t ncombos;
 };
 
 /*
@@ -82,8 +84,9 @@ int cb_side_spec(const char *spec, char *dir, size_t dirlen, struct cb_side *s, 
 		 size_t errlen);
 
 /*
- * cb_side_check - whether @s's kernel and setting are named by its run's run.json; 0, or -1
- * with "DIR: no kernel 'K' in this run (it has: ...)" in @err
+ * cb_side_check - whether @s's kernel, setting and the two together are named by its run's
+ * run.json; 0, or -1 with "DIR: no kernel 'K' in this run (it has: ...)" in @err (a setting
+ * that is the name of a kernel gets the hint "DIR:K/")
  */
 int cb_side_check(const struct cb_side *s, char *err, size_t errlen);
 
@@ -124,5 +127,12 @@ size_t cb_runs_pair(const struct cb_run_data *a, const struct cb_run_data *b,
  */
 size_t cb_sides_pair(const struct cb_side *a, const struct cb_side *b,
 		     const struct cb_group **base, const struct cb_group **cand, size_t max);
+
+/*
+ * cb_runs_same_config - whether runs @a and @b were made from one config (run.json's
+ * config_sha256); if not, "the runs used different configs (sha256 X vs Y)" in @why
+ */
+bool cb_runs_same_config(const struct cb_run_data *a, const struct cb_run_data *b, char *why,
+			 size_t whylen);
 
 #endif

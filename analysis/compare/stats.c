@@ -209,7 +209,7 @@ double cb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t
 long cb_stats_reps_needed(const double *a, size_t na, const double *b, size_t nb, double alpha,
 			  double power)
 {
-	double va, vb, sd, delta, z;
+	double va, vb, sd, delta, z, n;
 
 	if (na < 2 || nb < 2)
 		return -1;
@@ -220,7 +220,11 @@ long cb_stats_reps_needed(const double *a, size_t na, const double *b, size_t nb
 	if (delta == 0 || sd == 0)
 		return 0;
 	z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(power);
-	return (long)ceil(2 * pow(z * sd / delta, 2));
+	n = ceil(2 * pow(z * sd / delta, 2));
+	/* NaN (a NaN or infinite value in a group) has no answer; a cast of it is undefined */
+	if (isnan(n))
+		return -1;
+	return n >= CB_STATS_REPS_MAX ? CB_STATS_REPS_MAX : (long)n;
 }
 
 int cb_stats_trend(const double *y, size_t n, double *slope, double *p)

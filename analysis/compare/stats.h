@@ -46,9 +46,12 @@ double cb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t
 /*
  * cb_stats_reps_needed - repetitions per group for a two-sided test at @alpha to detect
  * the observed median difference with @power, from the pooled standard deviation (normal
- * approximation: n = 2 ((z(1-alpha/2) + z(power)) sd / delta)^2). Returns 0 when there is
- * no difference to detect or no spread, -1 with fewer than 2 values in a group.
+ * approximation: n = 2 ((z(1-alpha/2) + z(power)) sd / delta)^2), at most
+ * CB_STATS_REPS_MAX. Returns 0 when there is no difference to detect or no spread, -1 with
+ * fewer than 2 values in a group or when n is undefined (a NaN or infinite value).
  */
+#define CB_STATS_REPS_MAX 1000000000L
+
 long cb_stats_reps_needed(const double *a, size_t na, const double *b, size_t nb, double alpha,
 			  double power);
 

@@ -64,6 +64,20 @@ static void test_reps_needed(void **state)
 					      0.05, 0.8), 0);
 	assert_int_equal(cb_stats_reps_needed((double[]){ 1 }, 1, (double[]){ 3, 4 }, 2, 0.05, 0.8),
 			 -1);
+	/*
+	 * issue 20 (finding 7): no (long) of NaN, infinity or more than a long holds. A median
+	 * difference of 1e-12 against sd 1 needs ~1.6e25 repetitions: the cap; a spread that
+	 * overflows a double (variance of +-1e308) needs infinitely many: the cap; a NaN or an
+	 * infinite value leaves n undefined: -1
+	 */
+	assert_int_equal(cb_stats_reps_needed((double[]){ 1, 2, 3 }, 3, (double[]){ 1, 2 + 1e-12, 3 },
+					      3, 0.05, 0.8), CB_STATS_REPS_MAX);
+	assert_int_equal(cb_stats_reps_needed((double[]){ -1e308, 0, 1e308 }, 3,
+					      (double[]){ 3, 4, 5 }, 3, 0.05, 0.8), CB_STATS_REPS_MAX);
+	assert_int_equal(cb_stats_reps_needed((double[]){ 1, NAN, 3 }, 3, (double[]){ 3, 4, 5 }, 3,
+					      0.05, 0.8), -1);
+	assert_int_equal(cb_stats_reps_needed((double[]){ 1, INFINITY, 3 }, 3,
+					      (double[]){ 3, 4, 5 }, 3, 0.05, 0.8), -1);
 }
 
 /*

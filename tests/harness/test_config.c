@@ -169,6 +169,32 @@ static const struct bad_case bad_cases[] = {
 	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
 	  "timeout = forever\n", 5, "key 'timeout': 'forever' is not a duration" },
 	{ "[global]\nmemory_limit = 3 apples\n", 2, "key 'memory_limit'" },
+	/* issue 20 (finding 7): durations, sizes and counts within bounds, before any cast */
+	{ "[global]\ncooldown = 1e300\n", 2, "key 'cooldown': '1e300' is longer than any "
+	  "duration this tool takes (at most 168h)" },
+	{ "[global]\ncooldown = 2h\n", 2, "key 'cooldown': '2h' is outside 0..1h" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "timeout = 1e308h\n", 5, "key 'timeout': '1e308h' is longer than any duration" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "timeout = 169h\n", 5, "key 'timeout': '169h' is longer than any duration" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "timeout = 500ms\n", 5, "key 'timeout': '500ms' is outside 1s..168h" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "settle = inf\n", 5, "key 'settle': 'inf' is not a duration" },
+	{ "[kernel k]\nboot_timeout = 2d\n", 2, "key 'boot_timeout': '2d' is not a duration" },
+	{ "[kernel k]\nboot_timeout = 25h\n", 2, "key 'boot_timeout': '25h' is outside 1s..24h" },
+	{ "[kernel k]\nmemory = 2T\n", 2, "key 'memory': '2T' is outside 64M..1T" },
+	{ "[kernel k]\nmemory = 1k\n", 2, "key 'memory': '1k' is outside 64M..1T" },
+	{ "[global]\nmemory_limit = 99999999999999999999999\n", 2, "key 'memory_limit': "
+	  "'99999999999999999999999' is larger than any size this tool takes (at most 1024T)" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "companion = kernel-demand\ncompanion.size = 99999999999999999999999\n", 6,
+	  "key 'companion.size': '99999999999999999999999' is larger than any size" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "demand.duration = 1e9\n", 5, "key 'demand.duration': '1e9' is longer than any "
+	  "duration" },
+	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
+	  "demand.rate = 1e300\n", 5, "key 'demand.rate': '1e300' is not a number in" },
 	{ "[kernel k]\ntarget = cloud\n", 2, "key 'target': 'cloud' is not one of" },
 	{ "[collector]\nevents = ,\n", 2, "key 'events': empty list" },
 	{ "[workload w]\ndemand = thp-demand\n", 2, "no [setting NAME] section" },
@@ -181,7 +207,7 @@ static const struct bad_case bad_cases[] = {
 	{ "[setting a]\nwmark.period = soon\n", 2,
 	  "key 'wmark.period': 'soon' is not a duration" },
 	{ "[setting a]\nwmark.period = 1ms\n", 2,
-	  "key 'wmark.period': '1ms' is outside [10ms, 3600000ms]" },
+	  "key 'wmark.period': '1ms' is outside 10ms..1h" },
 	{ "[setting a]\nwmark.period = 0\n", 2, "key 'wmark.period': '0' is outside" },
 	{ "[setting a]\nwmark.order = 11\n", 2,
 	  "key 'wmark.order': '11' is not a whole number in [1, 10]" },
@@ -262,6 +288,58 @@ static void test_cli_exit_2(void **state)
 	assert_non_null(strstr(text, want));
 	free(text);
 	assert_int_not_equal(access("/tmp/cb-test-config-never", F_OK), 0);
+}
+
+/*
+ * `compactbench config check PATH` with stdout and stderr into @outpath; returns its exit
+ * status (skips the test without COMPACTBENCH)
+ */
+static int config_check(const char *path, const char *outpath)
+{
+	const char *cb = getenv("COMPACTBENCH");
+	int status;
+	pid_t pid;
+
+	if (!cb)
+		skip();
+	pid = fork();
+	if (pid == 0) {
+		FILE *f = freopen(outpath, "w", stdout);
+
+		(void)f;
+		dup2(1, 2);
+		execl(cb, cb, "config", "check", path, (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* a matrix of more cells than a run.json may list is refused before anything runs */
+static void test_cli_too_many_cells(void **state)
+{
+	const char *path = write_cfg("big.ini", "[global]\nreps = 1000\n[setting a]\n"
+				     "vm.extfrag_threshold = 1\n[workload w1]\ndemand = idle\n"
+				     "[workload w2]\ndemand = idle\n[workload w3]\ndemand = idle\n"
+				     "[workload w4]\ndemand = idle\n[workload w5]\ndemand = idle\n"
+				     "[workload w6]\ndemand = idle\n[workload w7]\ndemand = idle\n"
+				     "[workload w8]\ndemand = idle\n[workload w9]\ndemand = idle\n"
+				     "[workload w10]\ndemand = idle\n[workload w11]\ndemand = idle\n"
+				     "[workload w12]\ndemand = idle\n[workload w13]\ndemand = idle\n"
+				     "[workload w14]\ndemand = idle\n[workload w15]\ndemand = idle\n"
+				     "[workload w16]\ndemand = idle\n[workload w17]\ndemand = idle\n"
+				     "[workload w18]\ndemand = idle\n[workload w19]\ndemand = idle\n"
+				     "[workload w20]\ndemand = idle\n[workload w21]\ndemand = idle\n");
+	char errpath[600], *text;
+
+	snprintf(errpath, sizeof(errpath), "%s/big.err", tmpdir);
+	assert_int_equal(config_check(path, errpath), 2);
+	text = cb_read_file(errpath, NULL);
+	assert_non_null(text);
+	if (!strstr(text, "21000 cells, more than the 20000 a run may have"))
+		fail_msg("got \"%s\"", text);
+	free(text);
 }
 
 static void test_matrix_order(void **state)
@@ -393,25 +471,11 @@ static void test_matrix_workload_kernels(void **state)
 /* `config check` prints the cell list and the skipped count */
 static void test_cli_check_skipped(void **state)
 {
-	const char *cb = getenv("COMPACTBENCH");
 	const char *path = write_cfg("k.ini", restricted);
 	char outpath[600], *text;
-	int status;
-	pid_t pid;
 
-	if (!cb)
-		skip();
 	snprintf(outpath, sizeof(outpath), "%s/check.out", tmpdir);
-	pid = fork();
-	if (pid == 0) {
-		FILE *f = freopen(outpath, "w", stdout);
-
-		(void)f;
-		execl(cb, cb, "config", "check", path, (char *)NULL);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(config_check(path, outpath), 0);
 	text = cb_read_file(outpath, NULL);
 	assert_non_null(text);
 	if (!strstr(text, "ok, 10 cells (2 skipped: setting 'dd' runs only on kernel patched "
@@ -582,7 +646,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),     cmocka_unit_test(test_phase_argv),
 		cmocka_unit_test(test_bad_inputs),    cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_cli_exit_2),    cmocka_unit_test(test_matrix_order),
+		cmocka_unit_test(test_cli_exit_2),
+		cmocka_unit_test(test_cli_too_many_cells),    cmocka_unit_test(test_matrix_order),
 		cmocka_unit_test(test_matrix_kernels), cmocka_unit_test(test_matrix_workload_kernels),
 		cmocka_unit_test(test_cli_check_skipped),
 		cmocka_unit_test(test_shipped_configs_parse), cmocka_unit_test(test_ssh_kernel),

@@ -168,7 +168,7 @@ static void test_merge(void **state)
 
 static void test_merge_refusals(void **state)
 {
-	static const char *const outs[] = { "r1", "r2", "r3", "r4", "r5" };
+	static const char *const outs[] = { "r1", "r2", "r3", "r4", "r5", "r6", "r7" };
 
 	make_shard("s1", CFG_SHA, version, "host.a.w.r1", 0);
 	make_shard("vb", CFG_SHA, "0.0-other", "host.b.w.r1", 1);
@@ -186,6 +186,18 @@ static void test_merge_refusals(void **state)
 	       "nj/run.json: cannot read", NULL);
 	expect((char *[]){ "merge", path_of("r5"), path_of("s1"), path_of("s1"), NULL }, 2,
 	       "cell host.a.w.r1 is in", NULL);
+	/* a cell id that climbs out of the shard, and one cell listed twice in one shard */
+	make_shard("up", CFG_SHA, version, "host.b.w.r1/../../outside", 1);
+	expect((char *[]){ "merge", path_of("r6"), path_of("s1"), path_of("up"), NULL }, 2,
+	       "up/run.json: field \"cells\"[0].id is \"host.b.w.r1/../../outside\": not a "
+	       "plain name", NULL);
+	make_shard("tw", CFG_SHA, version, "host.b.w.r1", 1);
+	put("tw/run.json", "{ \"schema\": 1, \"config_sha256\": \"" CFG_SHA "\", \"tool_version\": "
+	    "\"v\", \"cells\": [ { \"id\": \"host.b.w.r1\", \"kernel\": \"host\", \"setting\": "
+	    "\"b\", \"workload\": \"w\", \"rep\": 1 }, { \"id\": \"host.b.w.r1\", \"kernel\": "
+	    "\"host\", \"setting\": \"b\", \"workload\": \"w\", \"rep\": 2 } ] }\n");
+	expect((char *[]){ "merge", path_of("r7"), path_of("tw"), NULL }, 2,
+	       "tw/run.json: field \"cells\"[1].id \"host.b.w.r1\" is listed twice", NULL);
 	expect((char *[]){ "merge", path_of("s1"), path_of("cb"), NULL }, 2, "s1: not empty", NULL);
 	expect((char *[]){ "merge", path_of("r5"), NULL }, 2, "usage: compactbench merge", NULL);
 	expect((char *[]){ "merge", "--bogus", "a", "b", NULL }, 2, "usage: compactbench merge",

@@ -75,7 +75,7 @@ static const struct bad_case {
 	const char *named;
 } bad_cases[] = {
 	{ &frag_anon, { "--size", "banana" }, "--size" },
-	{ &frag_anon, { "--size", "0.99" }, "--size" }, /* above 0.95 of MemAvailable */
+	{ &frag_anon, { "--size", "1000T" }, "--size" }, /* bytes above 0.95 of MemAvailable */
 	{ &frag_anon, { "--pattern", "zigzag" }, "--pattern" },
 	{ &frag_anon, { "--keep-every", "1" }, "--keep-every" },
 	{ &frag_anon, { "--hold", "forever" }, "--hold" },
@@ -95,15 +95,15 @@ static const struct bad_case {
 	{ &frag_pagecache, { "--dir", "/tmp", "--files-per-chunk", "-1" }, "--files-per-chunk" },
 	{ &frag_pagecache, { "--dir", "/tmp", "--write-size", "1G" }, "--write-size" },
 	{ &frag_pagecache, { "--dir", "/tmp", "--chunk", "zero" }, "--chunk" },
-	{ &frag_unmovable, { "--size", "0.9" }, "--size" }, /* above 0.5 of MemAvailable */
+	{ &frag_unmovable, { "--size", "1000T" }, "--size" }, /* bytes above 0.5 of MemAvailable */
 	{ &frag_unmovable, { "--kinds", "pipe,rope" }, "--kinds" },
 	{ &frag_unmovable, { "--kinds", "pipe,pipe" }, "--kinds" },
 	{ &frag_unmovable, { "--kinds", "pipe," }, "--kinds" },
-	{ &frag_unmovable, { "--size", "0.3", "--filler", "0.7" }, "--filler" },
+	{ &frag_unmovable, { "--size", "1M", "--filler", "1000T" }, "--filler" },
 	{ &frag_unmovable, { "--hold", "-1" }, "--hold" },
 	{ &kernel_demand, { "--paths", "tcp,udp" }, "--paths" },
 	{ &kernel_demand, { "--paths", "" }, "--paths" },
-	{ &kernel_demand, { "--size", "0.5" }, "--size" }, /* above 0.25 of MemAvailable */
+	{ &kernel_demand, { "--size", "1000T" }, "--size" }, /* bytes above 0.25 of MemAvailable */
 	{ &kernel_demand, { "--rate", "fast" }, "--rate" },
 	{ &kernel_demand, { "--duration" }, "--duration" },
 	{ &idle, { "--duration", "soon" }, "--duration" },
