@@ -71,6 +71,25 @@ static int check_magic(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * the pages were checked with the commit size and byte order tracecheck.c read from the
+ * headers: refuse the file if libtraceevent parsed them otherwise (kbuffer uses its values)
+ */
+static int agrees(struct cb_trace *t, const struct cb_tracecheck *info, char *err,
+		  size_t errlen)
+{
+	int csize = tep_get_header_page_size(t->tep), big = tep_is_file_bigendian(t->tep);
+
+	if (info->checked && (csize != info->commit_size || big != info->big_endian)) {
+		set_err(err, errlen, "%s: corrupt trace: libtraceevent read the header_page as a "
+			"%d-byte commit%s, the check as %d bytes%s", t->path, csize,
+			big ? " big-endian" : "", info->commit_size,
+			info->big_endian ? " big-endian" : "");
+		return -1;
+	}
+	return 0;
+}
+
 struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 {
 	struct cb_tracecheck info;
@@ -111,11 +130,15 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 		free(t);
 		return NULL;
 	}
-	if (info.checked)
+	if (info.checked && info.version == 6)
 		t->shed = cb_shed_new(path, info.nr_cpus);
 	t->tep = tracecmd_get_tep(t->in);
 	if (!t->tep) {
 		set_err(err, errlen, "%s: no event formats in the file", path);
+		cb_trace_close(t);
+		return NULL;
+	}
+	if (agrees(t, &info, err, errlen)) {
 		cb_trace_close(t);
 		return NULL;
 	}
