@@ -200,6 +200,8 @@ static int cpu_plain(struct tc_rd *r, int cpu, uint64_t off, uint64_t size, unsi
 	uint64_t done = 0;
 	unsigned int psize = r->psize;
 
+	if (off % sysconf(_SC_PAGESIZE) || psize % sysconf(_SC_PAGESIZE))
+		r->info->unaligned = 1;
 	if (size % psize)
 		return tc_bad(r, off, "CPU %d data size %llu is not a multiple of the page size %u",
 			      cpu, (unsigned long long)size, psize);
@@ -286,6 +288,8 @@ int tc_cpu_data(struct tc_rd *r, int cpu, uint64_t off, uint64_t size)
 	if (off + 4 > r->size || size > r->size - off - 4)
 		return tc_bad(r, off, "CPU %d compressed data (%llu bytes after the chunk count) "
 			      "runs past the end of the file", cpu, (unsigned long long)size);
+	if (r->psize % sysconf(_SC_PAGESIZE))
+		r->info->unaligned = 1;	/* libtracecmd maps the decompressed copy by pages */
 	r->pos = off;
 	r->size = off + 4 + size;
 	if (tc_get4(r, &n, "chunk count"))
@@ -327,6 +331,7 @@ static int check_v6(struct tc_rd *r)
 		r->pos = at;
 	}
 	r->info->checked = 1;
+	r->info->events_exact = 1;
 	return 0;
 }
 

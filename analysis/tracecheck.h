@@ -30,6 +30,8 @@ struct cb_tracecheck {
 	unsigned int page_size;
 	uint64_t pages;		/* pages checked */
 	uint64_t events;	/* data events seen in them */
+	int events_exact;	/* 1: libtracecmd must deliver exactly @events (one instance) */
+	int unaligned;		/* CPU data libtracecmd cannot mmap (it says so on stderr) */
 };
 
 /*

@@ -67,6 +67,8 @@ static int sec_reader(struct tc_rd *r, const struct sec *s, struct tc_rd *out,
 	*mem = malloc(usize + 1);
 	if (!*mem || tc_unzip(r->zip, z, zsize, *mem, usize)) {
 		free(z);
+		free(*mem);
+		*mem = NULL;
 		return tc_bad(r, s->at, "%s section does not decompress to its %u bytes", what,
 			      usize);
 	}
@@ -232,6 +234,7 @@ int tc_check_v7(struct tc_rd *r)
 	if (buffers(r, &o))
 		goto out;
 	r->info->checked = 1;
+	r->info->events_exact = o.nbuf == 1 && o.buf[0].top;
 	ret = 0;
 out:
 	tc_opts_free(&o);
