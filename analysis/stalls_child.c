@@ -83,6 +83,21 @@ static void child_limits(uint64_t as)
 #endif
 }
 
+/* this process's peak address space (VmPeak), 0 if unknown */
+static uint64_t peak_vm(void)
+{
+	char buf[4096];
+	unsigned long long kb = 0;
+	char *p;
+
+	if (cb_read_trimmed("/proc/self/status", buf, sizeof(buf)) < 0)
+		return 0;
+	p = strstr(buf, "VmPeak:");
+	if (!p || sscanf(p, "VmPeak: %llu kB", &kb) != 1)
+		return 0;
+	return kb << 10;
+}
+
 static void child(const char *path, int fd, struct reply *r, uint64_t as)
 {
 	struct cb_stall_rec *rec;
@@ -91,10 +106,15 @@ static void child(const char *path, int fd, struct reply *r, uint64_t as)
 	child_limits(as);
 	errno = 0;
 	r->ret = cb_stalls_read_trace(path, &r->s, r->err, sizeof(r->err));
-	if (r->ret && errno == ENOMEM)
-		snprintf(r->err, sizeof(r->err), "%s: the trace reader ran out of memory under "
-			 "its address-space limit of %llu MiB (analyze --reader-memory)", path,
-			 (unsigned long long)(as >> 20));
+	if (r->ret && (errno == ENOMEM || strstr(r->err, "out of memory") ||
+		       peak_vm() + (64ULL << 20) >= as)) {
+		char was[sizeof(r->err)];
+
+		snprintf(was, sizeof(was), "%s", r->err);
+		snprintf(r->err, sizeof(r->err), "%s: the trace reader reached its address-space "
+			 "limit of %llu MiB (analyze --reader-memory) and failed: %s", path,
+			 (unsigned long long)(as >> 20), was);
+	}
 	rec = r->s.rec;
 	if (cb_write_all(fd, r, sizeof(*r)) || (!r->ret && r->s.n &&
 					      cb_write_all(fd, rec, r->s.n * sizeof(*rec))) ||

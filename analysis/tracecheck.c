@@ -254,8 +254,10 @@ static int cpu_chunk(struct tc_rd *r, int cpu, uint64_t end, uint64_t *page)
 		free(z);
 		return tc_bad(r, at, "out of memory");
 	}
-	if (tc_unzip(r->zip, z, zsize, u, usize))
-		ret = tc_bad(r, at, "CPU %d chunk does not decompress to its %u bytes", cpu, usize);
+	ret = tc_unzip(r->zip, z, zsize, u, usize);
+	if (ret)
+		ret = tc_bad(r, at, "CPU %d chunk %s %u bytes", cpu, ret == -2 ?
+			     "out of memory decompressing to" : "does not decompress to its", usize);
 	else
 		ret = check_pages(r, cpu, u, usize, at, *page);
 	*page += usize / r->psize;
@@ -391,9 +393,17 @@ int cb_tracecheck_file(const char *path, struct cb_tracecheck *info, char *err, 
 	r.size = st.st_size;
 	if (check_start(&r))
 		goto out;
+	r.texts = tc_texts_new();
+	if (!r.texts) {
+		tc_bad(&r, 0, "out of memory");
+		goto out;
+	}
 	ret = r.version == 6 ? check_v6(&r) : tc_check_v7(&r);
+	if (!ret)
+		ret = tc_trial(&r);
 	info->commit_size = r.csize;
 out:
+	tc_texts_free(r.texts);
 	close(r.fd);
 	return ret;
 }

@@ -40,7 +40,19 @@ struct tc_rd {
 	char *err;
 	size_t errlen;
 	struct cb_tracecheck *info;
+	struct tc_texts *texts;		/* what libtraceevent will parse (tracecheck_trial.c) */
 };
+
+enum { TC_TEXT_HEADER, TC_TEXT_FORMAT, TC_TEXT_PRINTK, TC_TEXT_KALLSYMS, TC_TEXT_CMDLINES };
+
+struct tc_texts;
+struct tc_texts *tc_texts_new(void);
+void tc_texts_free(struct tc_texts *t);
+/* keep @text (malloc'ed, @len bytes and a NUL; taken over) of @kind for the trial */
+int tc_keep_text(struct tc_rd *r, int kind, const char *sys, char *text, size_t len,
+		 uint64_t at);
+/* parse the kept texts with libtraceevent in a child: -1 if that crashes or hangs */
+int tc_trial(struct tc_rd *r);
 
 int tc_bad(struct tc_rd *r, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -54,7 +66,10 @@ int tc_get_str(struct tc_rd *r, char *out, size_t max, const char *what);
 char *tc_get_blob(struct tc_rd *r, uint64_t len, uint64_t max, const char *what);
 uint32_t tc_num4(const struct tc_rd *r, const void *p);
 uint64_t tc_num8(const struct tc_rd *r, const void *p);
-/* decompress @in (@inlen) into @out of exactly @outlen bytes; -1 unless all of it came out */
+/*
+ * decompress @in (@inlen) into @out of exactly @outlen bytes; -1 unless all of it came out,
+ * -2 when the library could not allocate its memory
+ */
 int tc_unzip(enum tc_zip zip, const void *in, size_t inlen, void *out, size_t outlen);
 
 /* sections (tracecheck_text.c): each reads from @r's position and checks what it reads */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 int tc_bad(struct tc_rd *r, uint64_t off, const char *fmt, ...)
 {
@@ -156,16 +157,19 @@ char *tc_get_blob(struct tc_rd *r, uint64_t len, uint64_t max, const char *what)
 int tc_unzip(enum tc_zip zip, const void *in, size_t inlen, void *out, size_t outlen)
 {
 	uLongf n = outlen;
-	size_t z;
+	size_t z;	/* zstd's result, or zlib's status */
 
 	switch (zip) {
 	case TC_ZIP_ZSTD:
 		z = ZSTD_decompress(out, outlen, in, inlen);
+		if (ZSTD_isError(z) && ZSTD_getErrorCode(z) == ZSTD_error_memory_allocation)
+			return -2;
 		return ZSTD_isError(z) || z != outlen ? -1 : 0;
 	case TC_ZIP_ZLIB:
-		if (uncompress(out, &n, in, inlen) != Z_OK)
-			return -1;
-		return n == outlen ? 0 : -1;
+		z = uncompress(out, &n, in, inlen);
+		if (z == (size_t)Z_MEM_ERROR)
+			return -2;
+		return z != Z_OK || n != outlen ? -1 : 0;
 	default:
 		return -1;
 	}

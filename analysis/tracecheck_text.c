@@ -114,8 +114,11 @@ int tc_header_info(struct tc_rd *r)
 		ret = tc_bad(r, at, "header_page holds a NUL byte");
 	else
 		ret = header_page(r, text, at);
-	free(text);
-	if (ret)
+	if (ret) {
+		free(text);
+		return -1;
+	}
+	if (tc_keep_text(r, TC_TEXT_HEADER, NULL, text, len, at))
 		return -1;
 	if (tc_get(r, label, 13, "header_event label") || memcmp(label, "header_event", 13))
 		return tc_bad(r, r->pos, "no header_event section");
@@ -127,23 +130,51 @@ int tc_header_info(struct tc_rd *r)
 	return tc_skip(r, len, "header_event");
 }
 
-/* the print fmt: quotes closed, parentheses balanced outside them, no control bytes */
+static int ident(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/*
+ * a '.' outside a string: member access (identifier, ')' or ']' before it, an identifier
+ * after) or a decimal point. libtraceevent 1.7 dereferences NULL parsing '"x". f(...)'.
+ */
+static int dot_ok(const char *start, const char *p)
+{
+	const char *b = p;
+
+	while (b > start && b[-1] == ' ')
+		b--;
+	if (b == start || !(ident(b[-1]) || b[-1] == ')' || b[-1] == ']'))
+		return 0;
+	return ident(p[1]) && (!isdigit((unsigned char)p[1]) || isdigit((unsigned char)b[-1]));
+}
+
+/*
+ * the print fmt (to the end of the format: a string may hold a newline): string and
+ * character literals closed, parentheses balanced outside them, no stray '.', no control
+ * bytes but tab and newline
+ */
 static int print_fmt(const char *p)
 {
-	int depth = 0, quote = 0;
+	const char *start = p;
+	int depth = 0;
+	char quote = 0;
 
-	for (; *p && *p != '\n'; p++) {
-		if ((unsigned char)*p < 0x20 && *p != '\t')
+	for (; *p; p++) {
+		if ((unsigned char)*p < 0x20 && *p != '\t' && *p != '\n')
 			return -1;
 		if (quote) {
-			if (*p == '\\' && p[1] && p[1] != '\n')
+			if (*p == '\\' && p[1])
 				p++;
-			else if (*p == '"')
+			else if (*p == quote)
 				quote = 0;
 			continue;
 		}
-		if (*p == '"')
-			quote = 1;
+		if (*p == '"' || *p == '\'')
+			quote = *p;
+		else if (*p == '.' && !dot_ok(start, p))
+			return -1;
 		else if (*p == '(' && ++depth > 64)
 			return -1;
 		else if (*p == ')' && --depth < 0)
@@ -186,12 +217,12 @@ int tc_format_text(struct tc_rd *r, const char *text, size_t len, uint64_t off)
 	pf = p + 11;
 	if (!*p || print_fmt(pf))
 		return tc_bad(r, off, "event format %s: the print fmt is missing, has unbalanced "
-			      "quotes or parentheses, or control bytes", name);
+			      "quotes or parentheses, a stray '.', or control bytes", name);
 	return 0;
 }
 
-/* @n formats, each 8-byte size and text */
-static int formats(struct tc_rd *r, uint32_t n, const char *what)
+/* @n formats of system @sys, each 8-byte size and text */
+static int formats(struct tc_rd *r, uint32_t n, const char *sys, const char *what)
 {
 	uint32_t i;
 
@@ -209,8 +240,11 @@ static int formats(struct tc_rd *r, uint32_t n, const char *what)
 		if (!text)
 			return -1;
 		ret = tc_format_text(r, text, len, at);
-		free(text);
-		if (ret)
+		if (ret) {
+			free(text);
+			return -1;
+		}
+		if (tc_keep_text(r, TC_TEXT_FORMAT, sys, text, len, at))
 			return -1;
 	}
 	return 0;
@@ -220,7 +254,7 @@ int tc_ftrace_formats(struct tc_rd *r)
 {
 	uint32_t n;
 
-	return tc_get4(r, &n, "ftrace format count") || formats(r, n, "ftrace formats");
+	return tc_get4(r, &n, "ftrace format count") || formats(r, n, "ftrace", "ftrace formats");
 }
 
 int tc_event_formats(struct tc_rd *r)
@@ -234,7 +268,7 @@ int tc_event_formats(struct tc_rd *r)
 		return tc_bad(r, r->pos - 4, "%u event systems", n);
 	for (i = 0; i < n; i++) {
 		if (tc_get_str(r, sys, sizeof(sys), "event system name") ||
-		    tc_get4(r, &m, "event format count") || formats(r, m, "event formats"))
+		    tc_get4(r, &m, "event format count") || formats(r, m, sys, "event formats"))
 			return -1;
 	}
 	return 0;
@@ -243,12 +277,16 @@ int tc_event_formats(struct tc_rd *r)
 int tc_kallsyms(struct tc_rd *r)
 {
 	uint32_t n;
+	uint64_t at;
+	char *text;
 
 	if (tc_get4(r, &n, "kallsyms size"))
 		return -1;
-	if (n > MAX_KALLSYMS)
-		return tc_bad(r, r->pos - 4, "kallsyms of %u bytes", n);
-	return tc_skip(r, n, "kallsyms");
+	if (!n)
+		return 0;	/* libtracecmd parses nothing */
+	at = r->pos;
+	text = tc_get_blob(r, n, MAX_KALLSYMS, "kallsyms");
+	return text ? tc_keep_text(r, TC_TEXT_KALLSYMS, NULL, text, n, at) : -1;
 }
 
 /*
@@ -292,17 +330,25 @@ int tc_printk(struct tc_rd *r)
 			break;
 		}
 	}
+	if (ret || !n) {
+		free(text);
+		return ret;
+	}
+	/* the lines were cut by strtok_r: keep the text as the file has it */
 	free(text);
-	return ret;
+	r->pos = at;
+	text = tc_get_blob(r, n, TC_MAX_TEXT, "printk formats");
+	return text ? tc_keep_text(r, TC_TEXT_PRINTK, NULL, text, n, at) : -1;
 }
 
 int tc_cmdlines(struct tc_rd *r)
 {
-	uint64_t n;
+	uint64_t n, at;
+	char *text;
 
 	if (tc_get8(r, &n, "saved cmdlines size"))
 		return -1;
-	if (n > TC_MAX_TEXT)
-		return tc_bad(r, r->pos - 8, "saved cmdlines of %llu bytes", (unsigned long long)n);
-	return tc_skip(r, n, "saved cmdlines");
+	at = r->pos;
+	text = tc_get_blob(r, n, TC_MAX_TEXT, "saved cmdlines");
+	return text ? tc_keep_text(r, TC_TEXT_CMDLINES, NULL, text, n, at) : -1;
 }

@@ -47,6 +47,7 @@ static int sec_reader(struct tc_rd *r, const struct sec *s, struct tc_rd *out,
 {
 	uint32_t zsize, usize;
 	char *z;
+	int ret;
 
 	*out = *r;
 	out->sect = what;
@@ -65,14 +66,14 @@ static int sec_reader(struct tc_rd *r, const struct sec *s, struct tc_rd *out,
 	if (!z)
 		return -1;
 	*mem = malloc(usize + 1);
-	if (!*mem || tc_unzip(r->zip, z, zsize, *mem, usize)) {
-		free(z);
+	ret = *mem ? tc_unzip(r->zip, z, zsize, *mem, usize) : -2;
+	free(z);
+	if (ret) {
 		free(*mem);
 		*mem = NULL;
-		return tc_bad(r, s->at, "%s section does not decompress to its %u bytes", what,
-			      usize);
+		return tc_bad(r, s->at, "%s section %s", what, ret == -2 ? "out of memory" :
+			      "does not decompress to its size");
 	}
-	free(z);
 	out->mem = *mem;
 	out->base = s->at;
 	out->pos = 0;
