@@ -12,6 +12,8 @@
 --no-ftrace   drop the ftrace event formats (the events of the ftrace plugins), to make a
               small file (fuzz seeds)
 --max-pages N keep at most N pages per CPU
+--misalign    place the CPU data 8 bytes past a page boundary (libtracecmd cannot mmap it
+              and says so on stderr, then reads it)
 
 Used by tests/analysis (the big-endian fixture) and to make the fuzz seeds.
 """
@@ -140,7 +142,7 @@ def swap_page(page, csize, formats):
     return bytes(out)
 
 
-def write(f, big, no_ftrace, max_pages):
+def write(f, big, no_ftrace, max_pages, misalign=0):
     order = "big" if big else "little"
 
     def n(v, k):
@@ -180,11 +182,11 @@ def write(f, big, no_ftrace, max_pages):
     psize = f["psize"]
     cpu = [c[:max_pages * psize] if max_pages else c for c in f["cpu"]]
     table = len(out) + 16 * f["cpus"] + (8 + len(f["clock"]) if f["clock"] is not None else 0)
-    pos = (table + psize - 1) // psize * psize
+    pos = (table + psize - 1) // psize * psize + misalign
     offs = []
     for c in cpu:
         offs.append(pos if c else 0)
-        pos = (pos + len(c) + psize - 1) // psize * psize
+        pos = (pos + len(c) + psize - 1) // psize * psize + misalign
     for c, o in zip(cpu, offs):
         out += n(o, 8) + n(len(c), 8)
     if f["clock"] is not None:
@@ -212,7 +214,7 @@ def main(argv):
     with open(args[0], "rb") as fh:
         f = parse(fh.read())
     with open(args[1], "wb") as fh:
-        fh.write(write(f, big, no_ftrace, max_pages))
+        fh.write(write(f, big, no_ftrace, max_pages, 8 if "--misalign" in argv else 0))
     return 0
 
 
