@@ -91,7 +91,7 @@ static int strings(struct tc_rd *r, uint64_t at)
 
 	for (n = 0; at <= r->size && r->size - at >= 16 && n < TC_MAX_COUNT; n++) {
 		if (sec_header(r, at, &s, "section header"))
-			return -1;
+			return 0;	/* past the sections: libtracecmd stops there too */
 		if (s.id == ID_STRINGS) {
 			if (sec_reader(r, &s, &sub, &mem, "STRINGS"))
 				return -1;
