@@ -30,7 +30,7 @@ static const struct opt {
 } opts[] = {
 	{ "--format", "text|json", "how a lone trace's stall summary is printed (default text)" },
 	{ "--watts-per-core", "W", "watts per busy core of the modeled energy (default 10)" },
-	{ "--reader-timeout", "DURATION", "kill a trace's reader after this long (default 600s)" },
+	{ "--reader-timeout", "T", "kill a trace's reader after T, a duration (default 600s)" },
 	{ "--reader-memory", "SIZE", "a trace reader's address space (default 4G + 2x file)" },
 	{ "--metrics", NULL, "print the metric table (markdown) and exit" },
 	{ "--help", NULL, "print this help and exit" },
