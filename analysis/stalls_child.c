@@ -5,6 +5,7 @@
  * analyzer: the child runs under an address-space limit, the parent under a wall-clock
  * watchdog, and the message says which limit stopped the reader or which signal killed it.
  */
+#include "sanitizer.h"
 #include "stalls.h"
 #include "util.h"
 
@@ -21,13 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define CB_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CB_ASAN 1
-#endif
-#endif
 
 #define EXIT_SANITIZER 86	/* the child's exit status after a sanitizer report */
 #define GIB (1ULL << 30)
@@ -59,8 +53,6 @@ struct reply {
 };
 
 #ifdef CB_ASAN
-void __sanitizer_set_death_callback(void (*callback)(void));
-
 static void sanitizer_died(void)
 {
 	_exit(EXIT_SANITIZER);

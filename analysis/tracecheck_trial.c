@@ -9,6 +9,7 @@
  * texts that passed is remembered by its SHA-256 (libcrypto), so a process that reads many
  * files with the same formats (the fuzzer) forks once per new set.
  */
+#include "sanitizer.h"
 #include "tracecheck_int.h"
 
 #include <errno.h>
@@ -93,6 +94,13 @@ void tc_texts_free(struct tc_texts *t)
 	free(t);
 }
 
+#ifdef CB_ASAN
+static void trial_died(void)
+{
+	_exit(2);
+}
+#endif
+
 /* the child: parse every text as libtracecmd would, telling the parent which one it is at */
 static void trial_child(const struct tc_rd *r, int fd)
 {
@@ -109,6 +117,9 @@ static void trial_child(const struct tc_rd *r, int fd)
 	/* nor the sanitizer's or libFuzzer's crash handlers (which save the input as a crash) */
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		signal(fatal[i], SIG_DFL);
+#ifdef CB_ASAN
+	__sanitizer_set_death_callback(trial_died);
+#endif
 	tep = tep_alloc();
 	if (!tep)
 		_exit(3);
