@@ -9,8 +9,8 @@
  * The first input byte picks the mode:
  *   bit 7 clear: the rest is a whole trace.dat;
  *   bit 7 set:   structure-aware: the next byte picks one of the templates (the good files
- *                named by CB_FUZZ_TEMPLATES, colon-separated, else the seeds under
- *                FIXTURES/fuzz-seeds), and the rest is a list of 13-byte edits
+ *                named by CB_FUZZ_TEMPLATES, colon-separated, else the *.dat seeds
+ *                under FIXTURES/fuzz-seeds), and the rest is a list of 13-byte edits
  *                { offset(4) op(1) value(8) } that each write a 1, 2, 4 or 8-byte number
  *                (op & 3), in either byte order (op & 4), or add it (op & 8), at the offset
  *                (modulo the size): the sizes, counts, offsets, ids and commits of the
@@ -70,7 +70,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		for (i = 0; i < n; i++) {
 			char path[4096 + 256];
 
-			if (ents[i]->d_name[0] != '.') {
+			size_t nl = strlen(ents[i]->d_name);
+
+			if (ents[i]->d_name[0] != '.' && nl > 4 &&
+			    !strcmp(ents[i]->d_name + nl - 4, ".dat")) {
 				snprintf(path, sizeof(path), "%s/%s", buf, ents[i]->d_name);
 				add_template(path);
 			}

@@ -161,6 +161,19 @@ static void test_big_endian(void **state)
 	cb_stalls_free(&n);
 }
 
+/* v7 files recorded by trace-cmd-here, zstd and uncompressed: the 16 events report prints */
+static void test_recorded_v7(void **state)
+{
+	struct cb_stalls z = good("fuzz-seeds/recorded-zstd.v7.dat");
+	struct cb_stalls n = good("fuzz-seeds/recorded-none.v7.dat");
+
+	(void)state;
+	assert_int_equal(z.events, 16);
+	assert_int_equal(n.events, 16);
+	cb_stalls_free(&z);
+	cb_stalls_free(&n);
+}
+
 /* finding 2: options by id and size (the v6 fixture's TRACECLOCK, UNAME, CPUSTAT) */
 static void test_v6_options(void **state)
 {
@@ -375,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_v6_commit_size),
 		cmocka_unit_test(test_endian_byte),
 		cmocka_unit_test(test_big_endian),
+		cmocka_unit_test(test_recorded_v7),
 		cmocka_unit_test(test_v6_options),
 		cmocka_unit_test(test_printk),
 		cmocka_unit_test(test_format),
