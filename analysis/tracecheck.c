@@ -332,6 +332,14 @@ static int check_v6(struct tc_rd *r)
 			return -1;
 		r->pos = at;
 	}
+	/* the trace_clock text after the CPU table: libtracecmd mallocs its 8-byte size + 1 */
+	if (r->pos <= r->size && r->size - r->pos >= 8) {
+		if (tc_get8(r, &size, "trace_clock size"))
+			return -1;
+		if (size > TC_MAX_TEXT || size > r->size - r->pos)
+			return tc_bad(r, r->pos - 8, "trace_clock of %llu bytes",
+				      (unsigned long long)size);
+	}
 	r->info->checked = 1;
 	r->info->events_exact = 1;
 	return 0;
