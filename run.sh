@@ -10,7 +10,7 @@ top=$PWD
 # Debian packages the build, the tests and the default matrix need. Keep in step with README.md.
 packages=(
 	gcc pkg-config meson ninja-build
-	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd
+	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd libzstd-dev zlib1g-dev
 	libinih-dev libjson-c-dev libgsl-dev libcmocka-dev
 	libssl-dev gnuplot-nox stress-ng chromium
 	qemu-system-x86 busybox-static cpio linux-source-6.1 make patch xz-utils bc bison flex

@@ -31,6 +31,8 @@ static const struct opt {
 	{ "--format", "text|json", "text for a person (default), or JSON: every figure" },
 	{ "--all", NULL, "a trace's text: every metric with a value (summary.json names)" },
 	{ "--watts-per-core", "W", "watts per busy core of the modeled energy (default 10)" },
+	{ "--reader-timeout", "T", "kill a trace's reader after T, a duration (default 600s)" },
+	{ "--reader-memory", "SIZE", "a trace reader's address space (default 4G + 2x file)" },
 	{ "--metrics", NULL, "print the metric table (markdown) and exit" },
 	{ "--help", NULL, "print this help and exit" },
 };
@@ -301,6 +303,37 @@ static int analyze_one_cell(const char *dir, bool json)
 	return 0;
 }
 
+/* --reader-timeout DURATION, --reader-memory SIZE (also as --opt=value): the reader's limits */
+static int reader_option(const char *a, const char *next, int *i)
+{
+	static double timeout;
+	static uint64_t memory;
+	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : next;
+	size_t len = eq ? (size_t)(eq - a) : strlen(a);
+
+	if (!eq && next)
+		++*i;
+	if (len == 16 && !strncmp(a, "--reader-timeout", len)) {
+		if (!v || cb_parse_duration(v, &timeout) || !(timeout >= 1) || timeout > 86400) {
+			fprintf(stderr, "compactbench analyze: --reader-timeout takes a duration "
+				"from 1s to 24h, not '%s'\n", v ? v : "");
+			return -1;
+		}
+	} else if (len == 15 && !strncmp(a, "--reader-memory", len)) {
+		if (!v || cb_parse_size(v, 0, &memory) || memory < (64ULL << 20) ||
+		    memory > (1ULL << 44)) {
+			fprintf(stderr, "compactbench analyze: --reader-memory takes a size from 64M "
+				"to 16T, not '%s'\n", v ? v : "");
+			return -1;
+		}
+	} else {
+		fprintf(stderr, "compactbench analyze: unknown option '%s'\n", a);
+		return -1;
+	}
+	cb_stalls_reader_limits((unsigned int)timeout, memory);
+	return 0;
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	const char *target = NULL, *format = "text";
@@ -339,6 +372,9 @@ int cmd_analyze(int argc, char **argv)
 				return 2;
 			}
 			cb_summary_set_watts_per_core(v);
+		} else if (!strncmp(a, "--reader-", 9)) {
+			if (reader_option(a, i + 1 < argc ? argv[i + 1] : NULL, &i))
+				return 2;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "compactbench analyze: unknown option '%s'\n", a);
 			usage(stderr);

@@ -226,6 +226,17 @@ int cb_stalls_from_trace(const char *path, struct cb_stalls *s, char *err, size_
 int cb_stalls_from_trace_window(const char *path, uint64_t start, uint64_t end,
 				struct cb_stalls *s, char *err, size_t errlen);
 
+#define CB_READER_TIMEOUT 600	/* s: the reader child's default wall-clock watchdog */
+
+/*
+ * cb_stalls_reader_limits - the limits of the reader child of cb_stalls_from_trace: it is
+ * killed after @timeout_s seconds of wall-clock time (0: CB_READER_TIMEOUT) and runs under
+ * an address-space limit (RLIMIT_AS) of @memory bytes (0: 4 GiB plus twice the file's
+ * size; not set in an AddressSanitizer build, whose shadow memory is terabytes). A reader
+ * stopped by either, or killed by a signal, is an error whose message says which.
+ */
+void cb_stalls_reader_limits(unsigned int timeout_s, uint64_t memory);
+
 /*
  * cb_stalls_read_trace - what the forked child of cb_stalls_from_trace_window runs: read
  * @path into @s in this process (window already set in @s). Exposed for the fuzzer and the

@@ -25,6 +25,7 @@ struct cb_trace {
 	struct tracecmd_input *in;
 	struct tep_handle *tep;
 	struct cb_shed *shed;	/* v6: drop pages read (shed.h) */
+	struct cb_tracecheck info; /* what the page check found */
 	char path[PATH_MAX];
 };
 
@@ -71,6 +72,51 @@ static int check_magic(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * the pages were checked with the commit size and byte order tracecheck.c read from the
+ * headers: refuse the file if libtraceevent parsed them otherwise (kbuffer uses its values)
+ */
+static int agrees(struct cb_trace *t, const struct cb_tracecheck *info, char *err,
+		  size_t errlen)
+{
+	int csize = tep_get_header_page_size(t->tep), big = tep_is_file_bigendian(t->tep);
+
+	if (info->checked && (csize != info->commit_size || big != info->big_endian)) {
+		set_err(err, errlen, "%s: corrupt trace: libtraceevent read the header_page as a "
+			"%d-byte commit%s, the check as %d bytes%s", t->path, csize,
+			big ? " big-endian" : "", info->commit_size,
+			info->big_endian ? " big-endian" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * tracecmd_init_data, quiet: libtracecmd 3.1.6 prints "mmap: ..." and "Can not mmap file,
+ * will read instead" to stderr (not through its log level) when the CPU data is not aligned
+ * to this machine's pages; for such a file (the check says which) stderr is /dev/null here
+ */
+static int init_data(struct cb_trace *t)
+{
+	int saved = -1, null, ret;
+
+	if (t->info.unaligned) {
+		fflush(stderr);
+		saved = dup(2);
+		null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (saved >= 0 && null >= 0)
+			dup2(null, 2);
+		if (null >= 0)
+			close(null);
+	}
+	ret = tracecmd_init_data(t->in);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	return ret;
+}
+
 struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 {
 	struct cb_tracecheck info;
@@ -90,6 +136,7 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	snprintf(t->path, sizeof(t->path), "%s", path);
+	t->info = info;
 	errno = 0;
 	t->in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!t->in) {
@@ -100,7 +147,7 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 		free(t);
 		return NULL;
 	}
-	if (tracecmd_init_data(t->in) < 0) {
+	if (init_data(t) < 0) {
 		set_err(err, errlen, "%s: truncated or corrupt trace data (the CPU data sections do not "
 			"match the header)", path);
 		/*
@@ -111,11 +158,15 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 		free(t);
 		return NULL;
 	}
-	if (info.checked)
+	if (info.checked && info.version == 6)
 		t->shed = cb_shed_new(path, info.nr_cpus);
 	t->tep = tracecmd_get_tep(t->in);
 	if (!t->tep) {
 		set_err(err, errlen, "%s: no event formats in the file", path);
+		cb_trace_close(t);
+		return NULL;
+	}
+	if (agrees(t, &info, err, errlen)) {
 		cb_trace_close(t);
 		return NULL;
 	}
@@ -390,6 +441,13 @@ int cb_trace_iterate(struct cb_trace *t, cb_trace_fn fn, void *data, struct cb_t
 
 		set_err(err, errlen, "%s: cannot read the event data%s%s", t->path,
 			e ? ": " : "", e ? strerror(e) : "");
+		return -1;
+	}
+	/* kbuffer and the page check walked the same pages: they must agree on the events */
+	if (t->info.events_exact && it.st->events != t->info.events) {
+		set_err(err, errlen, "%s: corrupt trace: libtracecmd read %llu events where the "
+			"pages hold %llu (the headers contradict the pages)", t->path,
+			(unsigned long long)it.st->events, (unsigned long long)t->info.events);
 		return -1;
 	}
 	return 0;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * tracecheck.c - the page pre-pass of a version 6 trace.dat (see tracecheck.h).
+ * tracecheck.c - the pre-check of a trace.dat (see tracecheck.h): the file header, the
+ * version 6 layout, and every ring-buffer page of every CPU (version 7's are found by
+ * tracecheck_v7.c and decompressed here).
  */
-#include "tracecheck.h"
+#include "tracecheck_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,112 +23,16 @@
 #define TYPE_TIME_EXTEND 30
 #define TYPE_TIME_STAMP 31
 #define MIN_EVENT 8		/* common_type, flags, preempt_count, pid */
+#define MIN_PAGE 256U
 #define MAX_PAGE (16U << 20)
 #define CHUNK (1U << 20)
-
-struct rd {
-	int fd;
-	uint64_t size, pos;
-	bool swap;
-	const char *path;
-	char *err;
-	size_t errlen;
-};
-
-static int bad(struct rd *r, uint64_t off, const char *what)
-{
-	snprintf(r->err, r->errlen, "%s: corrupt trace at offset %llu (0x%llx): %s", r->path,
-		 (unsigned long long)off, (unsigned long long)off, what);
-	errno = EINVAL;
-	return -1;
-}
-
-static int get(struct rd *r, void *buf, size_t len, const char *what)
-{
-	ssize_t n;
-
-	if (r->pos > r->size || len > r->size - r->pos)
-		return bad(r, r->pos, what);
-	n = pread(r->fd, buf, len, (off_t)r->pos);
-	if (n != (ssize_t)len)
-		return bad(r, r->pos, what);
-	r->pos += len;
-	return 0;
-}
-
-static uint32_t sw32(uint32_t v)
-{
-	return __builtin_bswap32(v);
-}
-
-static uint64_t sw64(uint64_t v)
-{
-	return __builtin_bswap64(v);
-}
-
-static int get4(struct rd *r, uint32_t *v, const char *what)
-{
-	if (get(r, v, 4, what))
-		return -1;
-	if (r->swap)
-		*v = sw32(*v);
-	return 0;
-}
-
-static int get8(struct rd *r, uint64_t *v, const char *what)
-{
-	if (get(r, v, 8, what))
-		return -1;
-	if (r->swap)
-		*v = sw64(*v);
-	return 0;
-}
-
-/* skip @len bytes (a section whose size the file gave) */
-static int skip(struct rd *r, uint64_t len, const char *what)
-{
-	if (r->pos > r->size || len > r->size - r->pos)
-		return bad(r, r->pos, what);
-	r->pos += len;
-	return 0;
-}
-
-/* a NUL-terminated string of at most @max bytes; @out (may be NULL) gets a copy */
-static int get_str(struct rd *r, char *out, size_t max, const char *what)
-{
-	uint64_t start = r->pos;
-	size_t i;
-	char c;
-
-	for (i = 0; i < max; i++) {
-		if (get(r, &c, 1, what))
-			return -1;
-		if (out)
-			out[i] = c;
-		if (!c)
-			return 0;
-	}
-	return bad(r, start, what);
-}
-
-/* the size of the commit field in the header_page text (8 on 64-bit kernels) */
-static int commit_size(const char *text, int long_size)
-{
-	const char *p = strstr(text, " commit;");
-	const char *s = p ? strstr(p, "size:") : NULL;
-	int v;
-
-	if (s && sscanf(s, "size:%d", &v) == 1 && (v == 4 || v == 8))
-		return v;
-	return long_size == 4 ? 4 : 8;
-}
 
 static uint32_t rd4(const unsigned char *p, int big)
 {
 	uint32_t v;
 
 	memcpy(&v, p, 4);
-	return big ? sw32(v) : v;	/* this code runs on little-endian hosts */
+	return big ? __builtin_bswap32(v) : v;	/* this code runs on little-endian hosts */
 }
 
 static uint64_t rdlong(const unsigned char *p, int size, int big)
@@ -136,7 +42,7 @@ static uint64_t rdlong(const unsigned char *p, int size, int big)
 	if (size == 4)
 		return rd4(p, big);
 	memcpy(&v8, p, 8);
-	return big ? sw64(v8) : v8;
+	return big ? __builtin_bswap64(v8) : v8;
 }
 
 long cb_tracecheck_page(const unsigned char *page, unsigned int page_size, int csize,
@@ -147,7 +53,7 @@ long cb_tracecheck_page(const unsigned char *page, unsigned int page_size, int c
 	long events = 0;
 	int64_t off = 0;
 
-	if (page_size < start + 8) {
+	if (page_size < start + 8 || (csize != 4 && csize != 8)) {
 		snprintf(why, whylen, "page size %u is too small", page_size);
 		return -1;
 	}
@@ -212,196 +118,300 @@ long cb_tracecheck_page(const unsigned char *page, unsigned int page_size, int c
 	return events;
 }
 
-/* everything up to the per-CPU offsets of a v6 file */
-static int read_v6_headers(struct rd *r, int long_size, int *csize, uint32_t *nr_cpus)
+/* options up to the DONE id (v6: no size after it); at most 100,000 in the file */
+static int opt_list(struct tc_rd *r, struct tc_opts *o, int *n)
 {
-	char label[16], name[64], *hp;
-	uint32_t n, m, i, j;
-	uint64_t len;
-
-	if (get_str(r, name, sizeof(name), "header_page label") || strcmp(name, "header_page") ||
-	    get8(r, &len, "header_page size"))
-		return bad(r, r->pos, "no header_page section");
-	if (len > 65536)
-		return bad(r, r->pos, "header_page larger than 64 KiB");
-	hp = calloc(1, len + 1);
-	if (!hp || get(r, hp, len, "header_page")) {
-		free(hp);
-		return hp ? -1 : bad(r, r->pos, "out of memory");
-	}
-	*csize = commit_size(hp, long_size);
-	free(hp);
-	if (get_str(r, name, sizeof(name), "header_event label") || strcmp(name, "header_event") ||
-	    get8(r, &len, "header_event size") || skip(r, len, "header_event"))
-		return bad(r, r->pos, "no header_event section");
-	if (get4(r, &n, "ftrace format count"))
-		return -1;
-	for (i = 0; i < n; i++)
-		if (get8(r, &len, "ftrace format size") || skip(r, len, "ftrace format"))
-			return -1;
-	if (get4(r, &n, "event system count"))
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (get_str(r, NULL, 4096, "event system name") ||
-		    get4(r, &m, "event format count"))
-			return -1;
-		for (j = 0; j < m; j++)
-			if (get8(r, &len, "event format size") || skip(r, len, "event format"))
-				return -1;
-	}
-	if (get4(r, &m, "kallsyms size") || skip(r, m, "kallsyms") ||
-	    get4(r, &m, "printk formats size") || skip(r, m, "printk formats") ||
-	    get8(r, &len, "saved cmdlines size") || skip(r, len, "saved cmdlines") ||
-	    get4(r, nr_cpus, "CPU count"))
-		return -1;
-	if (*nr_cpus > 8192)
-		return bad(r, r->pos - 4, "implausible CPU count");
 	for (;;) {
+		uint64_t at = r->pos;
+		unsigned char *p;
 		uint16_t id;
-		uint32_t osz;
+		uint32_t sz;
+		int ret;
 
-		if (get(r, label, 10, "section label"))
+		if (tc_get2(r, &id, "option id"))
 			return -1;
-		if (!memcmp(label, "flyrecord", 10))
+		if (!id)
 			return 0;
-		if (!memcmp(label, "latency  ", 10))
-			return 1;
-		if (memcmp(label, "options  ", 10))
-			return bad(r, r->pos - 10, "unknown section label");
-		do {
-			if (get(r, &id, 2, "option id"))
-				return -1;
-			if (r->swap)
-				id = __builtin_bswap16(id);
-			if (!id)
-				break;
-			if (get4(r, &osz, "option size") || skip(r, osz, "option"))
-				return -1;
-		} while (1);
+		if (++*n > TC_MAX_COUNT)
+			return tc_bad(r, at, "more than %d options", TC_MAX_COUNT);
+		if (tc_get4(r, &sz, "option size"))
+			return -1;
+		p = (unsigned char *)tc_get_blob(r, sz, TC_MAX_TEXT, "option");
+		if (!p)
+			return -1;
+		ret = tc_option(r, o, id, p, sz, at);
+		free(p);
+		if (ret)
+			return -1;
 	}
 }
 
-static int check_cpu(struct rd *r, int cpu, uint64_t off, uint64_t size, unsigned int psize,
-		     int csize, unsigned char *buf, struct cb_tracecheck *info)
+/*
+ * the options sections of a v6 file and its "flyrecord" (0) or "latency" (1) label; each
+ * option is read whole and checked by id and size (tracecheck_opt.c)
+ */
+static int v6_options(struct tc_rd *r)
 {
-	char why[160], msg[256];
-	uint64_t done = 0;
+	struct tc_opts o = { .cpucount = -1 };
+	char label[10];
+	int ret = -1, n = 0;
 
-	if (off > r->size || size > r->size - off) {
-		snprintf(msg, sizeof(msg), "CPU %d data (%llu bytes) runs past the end of the file",
-			 cpu, (unsigned long long)size);
-		return bad(r, off, msg);
+	for (;;) {
+		if (tc_get(r, label, 10, "section label"))
+			break;
+		if (!memcmp(label, "flyrecord", 10) || !memcmp(label, "latency  ", 10)) {
+			ret = label[0] == 'l';
+			break;
+		}
+		if (memcmp(label, "options  ", 10)) {
+			tc_bad(r, r->pos - 10, "unknown section label");
+			break;
+		}
+		if (opt_list(r, &o, &n))
+			break;
 	}
-	if (size % psize) {
-		snprintf(msg, sizeof(msg), "CPU %d data size %llu is not a multiple of the page "
-			 "size %u", cpu, (unsigned long long)size, psize);
-		return bad(r, off, msg);
+	tc_opts_free(&o);
+	return ret;
+}
+
+/* the pages in @pages (@len bytes, a multiple of the page size) of @cpu from @at */
+static int check_pages(struct tc_rd *r, int cpu, const unsigned char *pages, size_t len,
+		       uint64_t at, uint64_t first)
+{
+	char why[160];
+	size_t k;
+
+	for (k = 0; k < len; k += r->psize) {
+		long ev = cb_tracecheck_page(pages + k, r->psize, r->csize, r->swap, why,
+					     sizeof(why));
+
+		if (ev < 0)
+			return tc_bad(r, at + k, "CPU %d page %llu: %s", cpu,
+				      (unsigned long long)(first + k / r->psize), why);
+		r->info->pages++;
+		r->info->events += ev;
 	}
+	return 0;
+}
+
+/* uncompressed CPU data: mapped (no copy) in 1 MiB windows when aligned, else read */
+static int cpu_plain(struct tc_rd *r, int cpu, uint64_t off, uint64_t size, unsigned char *buf)
+{
+	uint64_t done = 0;
+	unsigned int psize = r->psize;
+
+	if (off % sysconf(_SC_PAGESIZE) || psize % sysconf(_SC_PAGESIZE))
+		r->info->unaligned = 1;
+	if (size % psize)
+		return tc_bad(r, off, "CPU %d data size %llu is not a multiple of the page size %u",
+			      cpu, (unsigned long long)size, psize);
 	while (done < size) {
-		size_t want = size - done > CHUNK ? CHUNK - CHUNK % psize : size - done, k;
+		size_t want = size - done > CHUNK ? CHUNK - CHUNK % psize : size - done;
 		const unsigned char *pages = buf;
 		void *map = MAP_FAILED;
-		ssize_t got;
+		int ret;
 
 		if (want < psize)
 			want = psize;
-		/* a window of the file mapped (no copy) when aligned, else read */
 		if (!((off + done) % sysconf(_SC_PAGESIZE)))
 			map = mmap(NULL, want, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd,
 				   (off_t)(off + done));
-		if (map != MAP_FAILED) {
+		if (map != MAP_FAILED)
 			pages = map;
-		} else {
-			got = pread(r->fd, buf, want, (off_t)(off + done));
-			if (got != (ssize_t)want)
-				return bad(r, off + done, "short read of CPU data");
-		}
-		for (k = 0; k < want; k += psize) {
-			long ev = cb_tracecheck_page(pages + k, psize, csize, !!r->swap, why,
-						     sizeof(why));
-
-			if (ev < 0) {
-				if (map != MAP_FAILED)
-					munmap(map, want);
-				snprintf(msg, sizeof(msg), "CPU %d page %llu: %s", cpu,
-					 (unsigned long long)((done + k) / psize), why);
-				return bad(r, off + done + k, msg);
-			}
-			info->pages++;
-			info->events += ev;
-		}
+		else if (pread(r->fd, buf, want, (off_t)(off + done)) != (ssize_t)want)
+			return tc_bad(r, off + done, "short read of CPU %d data", cpu);
+		ret = check_pages(r, cpu, pages, want, off + done, done / psize);
 		if (map != MAP_FAILED)
 			munmap(map, want);
+		if (ret)
+			return -1;
 		done += want;
 	}
+	return 0;
+}
+
+/* one compressed chunk at r->pos: sizes, then the data, decompressed and its pages checked */
+static int cpu_chunk(struct tc_rd *r, int cpu, uint64_t end, uint64_t *page)
+{
+	uint64_t at = r->pos;
+	uint32_t zsize, usize;
+	unsigned char *z, *u;
+	int ret;
+
+	if (tc_get4(r, &zsize, "chunk compressed size") || tc_get4(r, &usize, "chunk size"))
+		return -1;
+	if (!usize || usize % r->psize || usize > TC_MAX_CHUNK)
+		return tc_bad(r, at, "CPU %d chunk of %u bytes: not a multiple of the page size "
+			      "%u up to %u", cpu, usize, r->psize, TC_MAX_CHUNK);
+	if (zsize > end - r->pos)
+		return tc_bad(r, at, "CPU %d chunk of %u compressed bytes runs past its data",
+			      cpu, zsize);
+	z = (unsigned char *)tc_get_blob(r, zsize, TC_MAX_CHUNK, "compressed chunk");
+	if (!z)
+		return -1;
+	u = malloc(usize);
+	if (!u) {
+		free(z);
+		return tc_bad(r, at, "out of memory");
+	}
+	ret = tc_unzip(r->zip, z, zsize, u, usize);
+	if (ret)
+		ret = tc_bad(r, at, "CPU %d chunk %s %u bytes", cpu, ret == -2 ?
+			     "out of memory decompressing to" : "does not decompress to its", usize);
+	else
+		ret = check_pages(r, cpu, u, usize, at, *page);
+	*page += usize / r->psize;
+	free(z);
+	free(u);
+	return ret;
+}
+
+int tc_cpu_data(struct tc_rd *r, int cpu, uint64_t off, uint64_t size)
+{
+	uint64_t save = r->pos, save_size = r->size, page = 0;
+	uint32_t n, i;
+	unsigned char *buf;
+	int ret = 0;
+
+	if (off > r->size || size > r->size - off)
+		return tc_bad(r, off, "CPU %d data (%llu bytes) runs past the end of the file",
+			      cpu, (unsigned long long)size);
+	if (!size)
+		return 0;
+	if (r->zip == TC_ZIP_NONE) {
+		buf = malloc(CHUNK > r->psize ? CHUNK : r->psize);
+		if (!buf)
+			return tc_bad(r, off, "out of memory");
+		ret = cpu_plain(r, cpu, off, size, buf);
+		free(buf);
+		return ret;
+	}
+	/* trace-cmd 3.1.6 gives the size of the chunks, without the count before them */
+	if (off + 4 > r->size || size > r->size - off - 4)
+		return tc_bad(r, off, "CPU %d compressed data (%llu bytes after the chunk count) "
+			      "runs past the end of the file", cpu, (unsigned long long)size);
+	if (r->psize % sysconf(_SC_PAGESIZE))
+		r->info->unaligned = 1;	/* libtracecmd maps the decompressed copy by pages */
+	r->pos = off;
+	r->size = off + 4 + size;
+	if (tc_get4(r, &n, "chunk count"))
+		ret = -1;
+	else if (n > size / 8)
+		ret = tc_bad(r, off, "CPU %d: %u chunks in %llu bytes", cpu, n,
+			     (unsigned long long)size);
+	for (i = 0; !ret && i < n; i++)
+		ret = cpu_chunk(r, cpu, off + 4 + size, &page);
+	r->pos = save;
+	r->size = save_size;
+	return ret;
+}
+
+/* everything after the page size of a v6 file, up to and with its CPU data */
+static int check_v6(struct tc_rd *r)
+{
+	uint64_t off, size;
+	uint32_t c;
+	int ret;
+
+	if (tc_header_info(r) || tc_ftrace_formats(r) || tc_event_formats(r) || tc_kallsyms(r) ||
+	    tc_printk(r) || tc_cmdlines(r) || tc_get4(r, &r->cpus, "CPU count"))
+		return -1;
+	if (r->cpus > TC_MAX_CPUS)
+		return tc_bad(r, r->pos - 4, "%u CPUs (at most %d)", r->cpus, TC_MAX_CPUS);
+	r->info->nr_cpus = r->cpus;
+	ret = v6_options(r);
+	if (ret)
+		return ret > 0 ? 0 : -1;	/* latency format: no pages */
+	for (c = 0; c < r->cpus; c++) {
+		uint64_t at;
+
+		if (tc_get8(r, &off, "CPU data offset") || tc_get8(r, &size, "CPU data size"))
+			return -1;
+		at = r->pos;
+		if (tc_cpu_data(r, c, off, size))
+			return -1;
+		r->pos = at;
+	}
+	/* the trace_clock text after the CPU table: libtracecmd mallocs its 8-byte size + 1 */
+	if (r->pos <= r->size && r->size - r->pos >= 8) {
+		if (tc_get8(r, &size, "trace_clock size"))
+			return -1;
+		if (size > TC_MAX_TEXT || size > r->size - r->pos)
+			return tc_bad(r, r->pos - 8, "trace_clock of %llu bytes",
+				      (unsigned long long)size);
+	}
+	r->info->checked = 1;
+	r->info->events_exact = 1;
+	return 0;
+}
+
+/* magic, version, endianness, long size, page size: what both versions begin with */
+static int check_start(struct tc_rd *r)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	unsigned char m[10], hdr[2];
+	char ver[16];
+
+	if (tc_get(r, m, 10, "magic") || memcmp(m, magic, 10))
+		return tc_bad(r, 0, "not a trace-cmd trace.dat (bad magic)");
+	if (tc_get_str(r, ver, sizeof(ver), "version"))
+		return -1;
+	if (strcmp(ver, "6") && strcmp(ver, "7"))
+		return tc_bad(r, 10, "version '%.15s' (6 and 7 are read)", ver);
+	r->version = r->info->version = ver[0] - '0';
+	if (tc_get(r, hdr, 2, "endianness and long size"))
+		return -1;
+	/* libtraceevent swaps numbers for any byte but 0, kbuffer only for 1: both or neither */
+	if (hdr[0] > 1)
+		return tc_bad(r, r->pos - 2, "endianness byte %u is neither 0 (little) nor 1 (big)",
+			      hdr[0]);
+	if (hdr[1] != 4 && hdr[1] != 8)
+		return tc_bad(r, r->pos - 1, "long size %u is neither 4 nor 8", hdr[1]);
+	r->swap = hdr[0];
+	r->long_size = hdr[1];
+	r->info->big_endian = hdr[0];
+	/* the page size is in the file's byte order: read it after the flag is known */
+	if (tc_get4(r, &r->psize, "page size"))
+		return -1;
+	if (r->psize < MIN_PAGE || r->psize > MAX_PAGE || (r->psize & (r->psize - 1)))
+		return tc_bad(r, r->pos - 4, "page size %u is not a power of two from %u to %u",
+			      r->psize, MIN_PAGE, MAX_PAGE);
+	r->info->page_size = r->psize;
 	return 0;
 }
 
 int cb_tracecheck_file(const char *path, struct cb_tracecheck *info, char *err, size_t errlen)
 {
 	struct cb_tracecheck local;
-	struct rd r = { .path = path, .err = err, .errlen = errlen };
-	unsigned char magic[10], hdr[2], *buf = NULL;
-	char ver[16];
-	uint32_t psize, nr_cpus, c;
+	struct tc_rd r = { .path = path, .err = err, .errlen = errlen };
 	struct stat st;
-	int csize = 8, ret = -1;
+	int ret = -1;
 
-	info = info ? info : &local;
+	r.info = info = info ? info : &local;
 	memset(info, 0, sizeof(*info));
 	r.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r.fd < 0) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(r.fd, &st) < 0)
-		goto io;
+	if (fstat(r.fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		goto out;
+	}
 	r.size = st.st_size;
-	if (get(&r, magic, 10, "magic") || get_str(&r, ver, sizeof(ver), "version"))
+	if (check_start(&r))
 		goto out;
-	info->version = atoi(ver);
-	if (info->version != 6) {
-		ret = 0;	/* v7 and others: not checked here */
-		goto out;
-	}
-	if (get(&r, hdr, 2, "endianness and long size") || get4(&r, &psize, "page size"))
-		goto out;
-	r.swap = hdr[0] != 0;
-	if (psize < 64 || psize > MAX_PAGE) {
-		bad(&r, r.pos - 4, "implausible page size");
+	r.texts = tc_texts_new();
+	if (!r.texts) {
+		tc_bad(&r, 0, "out of memory");
 		goto out;
 	}
-	info->page_size = psize;
-	ret = read_v6_headers(&r, hdr[1], &csize, &nr_cpus);
-	if (ret) {
-		ret = ret > 0 ? 0 : -1;	/* latency format: no pages */
-		goto out;
-	}
-	info->nr_cpus = nr_cpus;
-	buf = malloc(CHUNK > psize ? CHUNK : psize);
-	if (!buf) {
-		bad(&r, r.pos, "out of memory");
-		ret = -1;
-		goto out;
-	}
-	for (c = 0; c < nr_cpus; c++) {
-		uint64_t off, size, save;
-
-		ret = -1;
-		if (get8(&r, &off, "CPU data offset") || get8(&r, &size, "CPU data size"))
-			goto out;
-		save = r.pos;
-		if (size && check_cpu(&r, c, off, size, psize, csize, buf, info))
-			goto out;
-		r.pos = save;
-	}
-	info->checked = 1;
-	ret = 0;
-	goto out;
-io:
-	snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	ret = r.version == 6 ? check_v6(&r) : tc_check_v7(&r);
+	if (!ret)
+		ret = tc_trial(&r);
+	info->commit_size = r.csize;
 out:
-	free(buf);
+	tc_texts_free(r.texts);
 	close(r.fd);
 	return ret;
 }

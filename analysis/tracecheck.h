@@ -8,8 +8,10 @@
  * flyrecord CPU offsets), then every page of every CPU the way kbuffer_load_subbuffer()
  * and translate_data() do, and refuses a page whose commit exceeds the page's data area,
  * whose "missed events" count would lie past it, or whose events run past the commit or
- * do not advance. Version 7 files (sections, compression) are not checked here; they are
- * still read in the forked reader (stalls_trace.c), which turns a crash into an error.
+ * do not advance. Version 7 files are walked through their options and sections, and the
+ * compressed ones (zstd, zlib) decompressed, so that their pages are checked the same way.
+ * Every metadata section libtracecmd passes to libtraceevent is checked first as well
+ * (tracecheck_text.c), and every option by its id and size (tracecheck_opt.c).
  *
  * The CPU data is mapped (else read) in 1 MiB windows: memory does not grow with the file.
  */
@@ -23,9 +25,13 @@ struct cb_tracecheck {
 	int version;		/* the file's version (6 or 7, or what it says) */
 	int checked;		/* 1: the pages were checked (v6 flyrecord) */
 	int nr_cpus;
+	int commit_size;	/* the page header's commit word: 4 or 8 bytes */
+	int big_endian;		/* the file's byte order is big-endian */
 	unsigned int page_size;
 	uint64_t pages;		/* pages checked */
 	uint64_t events;	/* data events seen in them */
+	int events_exact;	/* 1: libtracecmd must deliver exactly @events (one instance) */
+	int unaligned;		/* CPU data libtracecmd cannot mmap (it says so on stderr) */
 };
 
 /*

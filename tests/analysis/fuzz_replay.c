@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * fuzz_replay.c - a plain driver for fuzz_trace.c where libFuzzer is not used: replays
- * every file given (a corpus; directories are walked one level), then @N deterministic
- * mutations of the template's pages (byte flips, commit words, event headers), each
- * through LLVMFuzzerTestOneInput. Built with AddressSanitizer and UBSan as a test.
+ * every file given (a corpus; directories are walked one level: the regression corpus
+ * tests/fixtures/fuzz-regress, every input that once failed), then @N deterministic
+ * structure-aware mutations of the seeds, each through LLVMFuzzerTestOneInput, which
+ * aborts unless the reader refused the input with a message naming the file or read the
+ * events its pages hold. Built with AddressSanitizer and UBSan as a test (no clang needed).
  *
  *   fuzz_replay [--mutations N] [--trace FILE.dat]... [FILE|DIR]...
  *
- * --trace feeds a trace.dat as a whole file (mode byte 0) and its bytes from the first
- * CPU's data on as the page payload (mode byte 1), so the fixtures serve as the corpus.
+ * --trace feeds a trace.dat as a whole file (mode byte 0), so the fixtures serve as corpus.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -37,11 +38,9 @@ static int replay(const char *path)
 	return 0;
 }
 
-/* a trace.dat in both modes */
+/* a trace.dat as a whole file (mode byte 0) */
 static int replay_trace(const char *path)
 {
-	const char *fly;
-	uint64_t off = 0;
 	size_t len;
 	char *d = cb_read_file(path, &len);
 	uint8_t *in;
@@ -58,14 +57,6 @@ static int replay_trace(const char *path)
 	in[0] = 0;
 	memcpy(in + 1, d, len);
 	LLVMFuzzerTestOneInput(in, len + 1);
-	fly = memmem(d, len, "flyrecord", 10);
-	if (fly && (size_t)(fly - d) + 18 <= len)
-		memcpy(&off, fly + 10, 8);
-	if (off && off < len) {
-		in[0] = 1;
-		memcpy(in + 1, d + off, len - off);
-		LLVMFuzzerTestOneInput(in, len - off + 1);
-	}
 	free(in);
 	free(d);
 	return 0;
@@ -91,36 +82,32 @@ static int replay_dir(const char *dir)
 	return n;
 }
 
-/* page-mode inputs: 16 KiB of pages, each with a plausible header, then mutated */
+/*
+ * structure-aware inputs (fuzz_trace.c): a template (the seeds) and 1 to 4 edits, each a
+ * 1-8 byte number, mostly a small or a boundary value, at a random offset
+ */
 static void mutations(unsigned int n)
 {
-	static uint8_t buf[1 + 16384];
-	unsigned int seed = 12345, i, k;
+	static const uint64_t vals[] = { 0, 1, 4, 8, 9, 0x7f, 0xff, 0xfff, 0x1000, 0xffff,
+		0x7fffffff, 0xfffffffc, 0xffffffff, 0x8000000000000000ULL, ~0ULL };
+	uint8_t buf[2 + 4 * 13];
+	unsigned int seed = 12345, i, k, nedit;
 
 	for (i = 0; i < n; i++) {
-		memset(buf, 0, sizeof(buf));
-		buf[0] = 1;
-		for (k = 0; k < 4; k++) {
-			uint8_t *pg = buf + 1 + k * 4096;
-			uint64_t commit = rand_r(&seed) % 4200;
-			uint32_t j;
+		buf[0] = 0x80;
+		buf[1] = (uint8_t)rand_r(&seed);
+		nedit = 1 + rand_r(&seed) % 4;
+		for (k = 0; k < nedit; k++) {
+			uint8_t *e = buf + 2 + k * 13;
+			uint32_t off = (uint32_t)rand_r(&seed);
+			uint64_t v = rand_r(&seed) % 2 ? vals[rand_r(&seed) % 15] :
+				(uint64_t)rand_r(&seed);
 
-			memcpy(pg + 8, &commit, 8);
-			for (j = 16; j < 16 + (commit < 4080 ? commit : 4080); j += 4) {
-				/* small data events mostly, sometimes anything */
-				uint32_t r = (uint32_t)rand_r(&seed);
-				uint32_t w = rand_r(&seed) % 8 ? 6u | r << 5 : r;
-
-				memcpy(pg + j, &w, 4);
-			}
+			memcpy(e, &off, 4);
+			e[4] = (uint8_t)rand_r(&seed);
+			memcpy(e + 5, &v, 8);
 		}
-		for (k = 0; k < 16; k++)
-			buf[1 + rand_r(&seed) % 16384] = (uint8_t)rand_r(&seed);
-		LLVMFuzzerTestOneInput(buf, sizeof(buf));
-		/* and the same bytes as a whole file (header mode) */
-		buf[0] = 0;
-		memcpy(buf + 1, "\027\010\104tracing6\0", 11);
-		LLVMFuzzerTestOneInput(buf, sizeof(buf));
+		LLVMFuzzerTestOneInput(buf, 2 + nedit * 13);
 	}
 }
 
@@ -146,6 +133,8 @@ int main(int argc, char **argv)
 		files++;
 	}
 	mutations(muts);
-	printf("fuzz_replay: %d corpus paths and %u mutation pairs, no crash\n", files, muts);
+	printf("fuzz_replay: %d corpus paths and %u structure-aware mutations: each refused "
+	       "with a message naming the file, or read to the events its pages hold\n", files,
+	       muts);
 	return 0;
 }
