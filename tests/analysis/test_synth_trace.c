@@ -288,12 +288,34 @@ static int write_scenario(const char *path)
 	return s.events;
 }
 
+/*
+ * lines of `$TRACE_CMD report @path` containing @what (NULL: the events, every line but the
+ * cpus= header); -1 without trace-cmd
+ */
+static int report_count(const char *path, const char *what)
+{
+	const char *tc = getenv("TRACE_CMD");
+	char cmd[PATH_MAX + 64], line[512];
+	int n = 0;
+	FILE *p;
+
+	if (!tc || !*tc || access(tc, X_OK))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "%s report %s 2>/dev/null", tc, path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		n += what ? strstr(line, what) != NULL : strncmp(line, "cpus=", 5) != 0;
+	assert_int_equal(pclose(p), 0);
+	return n;
+}
+
 static void test_known_stalls(void **state)
 {
 	char path[PATH_MAX], err[512];
 	struct cb_stalls st;
 	struct cb_dist d;
-	int n;
+	int n, lines;
 
 	snprintf(path, sizeof(path), "%s/synth.dat", tmp);
 	n = write_scenario(path);
@@ -355,22 +377,8 @@ static void test_known_stalls(void **state)
 	cb_stalls_free(&st);
 
 	/* trace-cmd's own reading of the file: as many events */
-	{
-		const char *tc = getenv("TRACE_CMD");
-		char cmd[PATH_MAX + 64], line[512];
-		int lines = 0;
-		FILE *p;
-
-		if (tc && *tc && !access(tc, X_OK)) {
-			snprintf(cmd, sizeof(cmd), "%s report %s 2>/dev/null", tc, path);
-			p = popen(cmd, "r");
-			assert_non_null(p);
-			while (fgets(line, sizeof(line), p))
-				lines += strncmp(line, "cpus=", 5) != 0;
-			assert_int_equal(pclose(p), 0);
-			assert_int_equal(lines, n);
-		}
-	}
+	lines = report_count(path, NULL);
+	assert_true(lines == -1 || lines == n);
 }
 
 /* the offset of CPU @cpu's data in a v6 file we wrote (tracecheck found it too) */
@@ -583,24 +591,8 @@ static void test_cell_summary(void **state)
 	free(md);
 }
 
-/* the patched 6.1's format (read back from its guest's tracefs); an id the 6.18 set lacks */
+/* mm_compaction_demand_target: the patched 6.1's format (fixture), an id 6.18's set lacks */
 #define ID_DEMAND_TARGET 700
-static const char demand_target_format[] =
-	"name: mm_compaction_demand_target\nID: 700\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-	"\tfield:int nid;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield:enum zone_type idx;\toffset:12;\tsize:4;\tsigned:0;\n"
-	"\tfield:int order;\toffset:16;\tsize:4;\tsigned:1;\n"
-	"\tfield:unsigned long target;\toffset:24;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned long nr_free;\toffset:32;\tsize:8;\tsigned:0;\n"
-	"\tfield:int after;\toffset:40;\tsize:4;\tsigned:1;\n\n"
-	"print fmt: \"node=%d zone=%-8s order=%d target=%lu nr_free=%lu %s\", REC->nid, "
-	"__print_symbolic(REC->idx, {0, \"DMA\"}, {1, \"DMA32\"}, {2, \"Normal\"}, "
-	"{3, \"Movable\"}), REC->order, REC->target, REC->nr_free, REC->after ? \"after\" : "
-	"\"before\"\n";
 
 static void e_demand_target(struct synth *s, int cpu, uint64_t ts, int pid, int zone,
 			    int order, int after)
@@ -650,7 +642,9 @@ static void demand_tracing_dir(char *dir, size_t size)
 	link_all(src, sub);
 	snprintf(ev, sizeof(ev), "%s/mm_compaction_demand_target", sub);
 	assert_int_equal(cb_mkdir_p(ev), 0);
-	put(ev, "format", demand_target_format);
+	snprintf(src, sizeof(src), "%s/analysis-demand-target.format", fixtures);
+	strcat(ev, "/format");
+	assert_int_equal(symlink(src, ev), 0);
 }
 
 /*
@@ -734,25 +728,6 @@ static int write_demand_scenario(const char *path)
 	cpus[1].size = (s.page[1] + 1) * PAGE;
 	assert_true(cb_tracedat_write(path, &src) > 0);
 	return s.events;
-}
-
-/* lines of `$TRACE_CMD report @path` containing @what; -1 without trace-cmd */
-static int report_count(const char *path, const char *what)
-{
-	const char *tc = getenv("TRACE_CMD");
-	char cmd[PATH_MAX + 64], line[512];
-	int n = 0;
-	FILE *p;
-
-	if (!tc || !*tc || access(tc, X_OK))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "%s report %s 2>/dev/null", tc, path);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p))
-		n += strstr(line, what) != NULL;
-	assert_int_equal(pclose(p), 0);
-	return n;
 }
 
 static void test_demand_passes(void **state)
