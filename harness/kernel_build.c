@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -329,6 +330,7 @@ struct build {
 	const struct cb_recipe *r;
 	char work[PATH_MAX];  /* the tree being built */
 	char base[PATH_MAX];  /* the baseline's kept tree to start from, or "" */
+	int lock_fd;	      /* flock of <work>.lock: one build at a time in a tree's path */
 	char log[PATH_MAX];   /* kernels/<hash>.log while building */
 	int log_fd;
 	char *err;
@@ -652,22 +654,85 @@ static void keep(struct build *b, const char *tree)
 			"builds of patched kernels\n", b->r->name, tree);
 }
 
+/* is @path inside the directory @dir (compared as real paths)? */
+static bool in_dir(const char *path, const char *dir)
+{
+	char a[PATH_MAX], d[PATH_MAX], *slash;
+
+	cb_path(a, sizeof(a), "%s", path);
+	slash = strrchr(a, '/');
+	if (!slash || !realpath(dir, d))
+		return false;
+	*slash = '\0';
+	return !strcmp(a, d);
+}
+
+/*
+ * where to build: <entry>.work, or, from the baseline's kept @tree, the path the baseline
+ * was built at (objtool's absolute paths then still hold), if it is in the same cache
+ */
+static void choose_work(struct build *b, const char *entry, const char *tree)
+{
+	char where[PATH_MAX], dir[PATH_MAX], msg[PATH_MAX + 128] = "";
+
+	cb_path(b->work, sizeof(b->work), "%s.work", entry);
+	if (keep_tree(b->r) || access(tree, F_OK) != 0)
+		return;
+	cb_path(dir, sizeof(dir), "%s", tree);
+	*strrchr(dir, '/') = '\0';
+	if (cb_ktree_build_path(tree, where, sizeof(where), msg, sizeof(msg)) == 0 &&
+	    !in_dir(where, dir))
+		snprintf(msg, sizeof(msg), "built in %s, another cache", where);
+	if (msg[0]) {
+		fprintf(stderr, "compactbench: kernel %s: the kept tree %s is not usable (%s): "
+			"building from scratch\n", b->r->name, tree, msg);
+		return;
+	}
+	cb_path(b->work, sizeof(b->work), "%s", where);
+	cb_path(b->base, sizeof(b->base), "%s", tree);
+}
+
+/* hold <work>.lock: a baseline and its patched kernels build in one path, one at a time */
+static int lock_work(struct build *b)
+{
+	char lock[PATH_MAX + 8];
+
+	snprintf(lock, sizeof(lock), "%s.lock", b->work);
+	b->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (b->lock_fd < 0)
+		return -1;
+	if (flock(b->lock_fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	fprintf(stderr, "compactbench: kernel %s: waiting for the build in %s\n", b->r->name,
+		b->work);
+	while (flock(b->lock_fd, LOCK_EX) < 0)
+		if (errno != EINTR || cb_interrupted)
+			return -1;
+	return 0;
+}
+
 static int build_entry(const struct cb_recipe *r, const char *entry, const char *tree,
 		       char *err, size_t errlen)
 {
-	struct build b = { .r = r, .err = err, .errlen = errlen };
+	struct build b = { .r = r, .err = err, .errlen = errlen, .lock_fd = -1 };
 	uint64_t t0 = cb_now_ns();
 	int rc = -1;
 
-	cb_path(b.work, sizeof(b.work), "%s.work", entry);
+	choose_work(&b, entry, tree);
 	cb_path(b.log, sizeof(b.log), "%s.log", entry);
+	if (lock_work(&b) < 0) {
+		snprintf(err, errlen, "recipe %s: locking %s.lock: %s", r->path, b.work,
+			 strerror(errno));
+		if (b.lock_fd >= 0)
+			close(b.lock_fd);
+		return -1;
+	}
 	cb_rm_rf(b.work);
 	if (cb_mkdir_p(b.work) < 0) {
 		snprintf(err, errlen, "recipe %s: %s: %s", r->path, b.work, strerror(errno));
+		close(b.lock_fd);
 		return -1;
 	}
-	if (!keep_tree(r) && access(tree, F_OK) == 0)
-		cb_path(b.base, sizeof(b.base), "%s", tree);
 	b.log_fd = open(b.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (b.log_fd < 0) {
 		snprintf(err, errlen, "recipe %s: %s: %s", r->path, b.log, strerror(errno));
@@ -691,6 +756,7 @@ out:
 		keep(&b, tree);
 	else
 		cb_rm_rf(b.work);
+	close(b.lock_fd);
 	return rc;
 }
 

@@ -17,13 +17,37 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define STAMP_KEY "built in: "
+
 int cb_ktree_stamp(const char *tree)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], real[PATH_MAX], text[PATH_MAX + 64];
+	int len;
 
-	if (cb_path(path, sizeof(path), "%s/%s", tree, CB_KTREE_STAMP) < 0)
+	if (!realpath(tree, real) || cb_path(path, sizeof(path), "%s/%s", tree, CB_KTREE_STAMP) < 0)
 		return -1;
-	return cb_write_file_atomic(path, "sources unpacked; newer files are build outputs\n", 48);
+	len = snprintf(text, sizeof(text), "sources unpacked; newer files are build outputs\n"
+		       STAMP_KEY "%s\n", real);
+	return cb_write_file_atomic(path, text, (size_t)len);
+}
+
+int cb_ktree_build_path(const char *tree, char *buf, size_t size, char *err, size_t errlen)
+{
+	char path[PATH_MAX], *text, *p;
+
+	cb_path(path, sizeof(path), "%s/%s", tree, CB_KTREE_STAMP);
+	text = cb_read_file(path, NULL);
+	p = text ? strstr(text, "\n" STAMP_KEY) : NULL;
+	if (!p) {
+		snprintf(err, errlen, "%s: %s", path, text ? "no '" STAMP_KEY "' line (an older "
+			 "stamp)" : strerror(errno));
+		free(text);
+		return -1;
+	}
+	p += strlen("\n" STAMP_KEY);
+	snprintf(buf, size, "%.*s", (int)strcspn(p, "\n"), p);
+	free(text);
+	return 0;
 }
 
 /* @to gets @from's bytes, mode and times, under a name of its own (so no link is shared) */

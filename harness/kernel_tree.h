@@ -11,6 +11,10 @@
  * gives it a new mtime), and make rebuilds only what depends on them. The result is the
  * same kernel a scratch build gives, cached under the same key (the hash of source,
  * patches, fragments), so either way of building it is interchangeable.
+ *
+ * The clone is built at the path where the baseline was built (recorded in the stamp):
+ * tools/objtool records absolute paths, and an objtool rebuilt for a new path would make
+ * every object rebuild (each .o depends on the objtool binary).
  */
 #ifndef CB_KERNEL_TREE_H
 #define CB_KERNEL_TREE_H
@@ -20,8 +24,17 @@
 /* in a tree: made after unpacking, before anything is built: build outputs are newer */
 #define CB_KTREE_STAMP ".compactbench-source-stamp"
 
-/* cb_ktree_stamp - mark @tree's sources as unpacked now. 0, or -1 with errno. */
+/*
+ * cb_ktree_stamp - mark @tree's sources as unpacked now, and record @tree's absolute path
+ * (where it is built). 0, or -1 with errno.
+ */
 int cb_ktree_stamp(const char *tree);
+
+/*
+ * cb_ktree_build_path - where the kept tree @tree was built, into @buf; a clone built there
+ * reuses its objects. 0, or -1 with a message in @err (no stamp, or an older one).
+ */
+int cb_ktree_build_path(const char *tree, char *buf, size_t size, char *err, size_t errlen);
 
 /*
  * cb_ktree_clone - make @to (an empty directory) a copy of the built tree @from that

@@ -43,7 +43,7 @@ static const char imakefile[] =
 	"tinyconfig:\n\tprintf 'CONFIG_TINY=y\\n' > .config\n"
 	"olddefconfig:\n\tif [ -f newopt ]; then echo CONFIG_NEW=y >> .config; fi\n"
 	"bzImage: a.o b.o\n\tmkdir -p arch/x86/boot\n"
-	"\tcat .config a.o b.o > arch/x86/boot/bzImage\n\ttouch System.map\n"
+	"\tcat .config a.o b.o > arch/x86/boot/bzImage\n\tpwd > System.map\n"
 	"%.o: %.c\n\tcp $< $@\n\techo $@ >> $(COMPILED)\n";
 static const char b_patch[] = "--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b original\n+b patched\n"
 			      "--- /dev/null\n+++ b/newopt\n@@ -0,0 +1 @@\n+new option\n";
@@ -248,6 +248,13 @@ static void test_incremental(void **state)
 	assert_string_equal(data, "CONFIG_TINY=y\nCONFIG_WANTED=y\n# CONFIG_OFF is not set\n"
 			    "CONFIG_NEW=y\na original\nb patched\n");
 	free(data);
+	/* built where the baseline was (its System.map is the build's pwd): objtool's paths */
+	snprintf(moved, sizeof(moved), "%s/System.map", dirname(strcpy(scratch, image)));
+	data = cb_read_file(moved, NULL);
+	snprintf(scratch, sizeof(scratch), "%s/cache/kernels/fake-%s.work\n", dir,
+		 strrchr(tree, '-') + 1);
+	assert_string_equal(data, scratch);
+	free(data);
 
 	/* the baseline's tree is untouched: its source and its object (written in place) */
 	assert_file(tree, "b.c", "b original\n");
@@ -291,14 +298,14 @@ static void test_broken_tree_falls_back(void **state)
 {
 	char tree[1024], stamp[1200], *log;
 
-	/* a kept tree without its stamp is not trusted: a scratch build, not a failure */
+	/* a kept tree without its stamp (or with an older one) is not trusted: a scratch build */
 	kept_tree(tree, sizeof(tree));
 	snprintf(stamp, sizeof(stamp), "%s/.compactbench-source-stamp", tree);
 	assert_int_equal(unlink(stamp), 0);
 	assert_int_equal(ibuild("b2.ini", "[kernel]\nname = fake-b2\nsource = itree\n"
 			       "patches = b.patch\nfragments = ok.config\n", &log,
 			       NULL, 0), 0);
-	assert_non_null(strstr(log, "cannot clone"));
+	assert_non_null(strstr(log, "is not usable"));
 	assert_non_null(strstr(log, "built from scratch"));
 	free(log);
 }
