@@ -406,7 +406,7 @@ static int start_tree(struct build *b)
 		step_line(b, "incremental: cloning the baseline's tree %s", b->base);
 		n = cb_ktree_clone(b->base, b->work, b->log_fd, msg, sizeof(msg));
 		if (n >= 0) {
-			step_line(b, "cloned (source files hard-linked, %ld build outputs copied)", n);
+			step_line(b, "cloned (sources hard-linked, %ld build outputs copied)", n);
 			return 0;
 		}
 		/* a broken or half-removed kept tree costs a full build, not a failure */
@@ -769,7 +769,8 @@ int cb_kernel_build(const char *recipe_path, char *image, size_t size, char *err
 	if (!r)
 		return -1;
 	if (recipe_hash(r, false, hash) < 0 || recipe_hash(r, true, base_hash) < 0) {
-		snprintf(err, errlen, "recipe %s: hashing its files: %s", recipe_path, strerror(errno));
+		snprintf(err, errlen, "recipe %s: hashing its files: %s", recipe_path,
+			 strerror(errno));
 		goto out;
 	}
 	if (cb_path(dir, sizeof(dir), "%s/kernels", cb_cache_root()) < 0 ||

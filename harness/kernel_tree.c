@@ -111,7 +111,8 @@ long cb_ktree_clone(const char *from, const char *to, int log_fd, char *err, siz
 	struct stat s;
 	int rc;
 
-	if (cb_path(src, sizeof(src), "%s/.", from) < 0 || cb_path(stamp, sizeof(stamp), "%s/%s", from, CB_KTREE_STAMP) < 0 || stat(stamp, &s) < 0) {
+	if (cb_path(src, sizeof(src), "%s/.", from) < 0 ||
+	    cb_path(stamp, sizeof(stamp), "%s/%s", from, CB_KTREE_STAMP) < 0 || stat(stamp, &s) < 0) {
 		snprintf(err, errlen, "kept tree %s: no %s (not a tree compactbench kept): %s",
 			 from, CB_KTREE_STAMP, strerror(errno));
 		return -1;

@@ -290,7 +290,7 @@ static void test_config_differs(void **state)
 			       "patches = cfg.patch\nfragments = ok.config\n", &log, NULL, 0), 0);
 	assert_non_null(strstr(log, "built incrementally"));
 	assert_non_null(strstr(log, "WARNING: .config differs from the baseline's in 1 option "
-				    "(an A/B compares more than the patches): CONFIG_TINY: y -> m"));
+			       "(an A/B compares more than the patches): CONFIG_TINY: y -> m"));
 	free(log);
 }
 
