@@ -352,6 +352,7 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 	CW_ROWS(DIRECT, "direct", CB_ATTR_DIRECT),
 	CW_ROWS(KCOMPACTD, "kcompactd", CB_ATTR_KCOMPACTD),
 	CW_ROWS(PROACTIVE, "proactive", CB_ATTR_PROACTIVE),
+	CW_ROWS(DEMAND, "demand", CB_ATTR_DEMAND),
 	CW_ROWS(KHUGEPAGED, "khugepaged", CB_ATTR_KHUGEPAGED),
 	CW_ROWS(MANUAL, "manual", CB_ATTR_MANUAL),
 	[CB_M_EXTFRAG_EVENTS] = TA("extfrag_fallbacks", "count", LOWER, g_extfrag, 0,

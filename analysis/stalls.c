@@ -12,7 +12,9 @@
  *              compaction event
  *   run      = mm_compaction_begin .. mm_compaction_end of one pid, attributed at its begin:
  *              inside an attempt direct (khugepaged if the task is), else kcompactd after
- *              kcompactd_wake, proactive after kcompactd_sleep without a wake, else manual
+ *              kcompactd_wake, proactive after kcompactd_sleep without a wake, else manual;
+ *              a kcompactd run begun after mm_compaction_demand_target(before) and followed
+ *              by mm_compaction_demand_target(after) is demand (decided at that "after")
  */
 #include "stalls.h"
 
@@ -32,6 +34,7 @@ const char *const cb_attr_names[CB_ATTR_NR] = {
 	[CB_ATTR_DIRECT] = "direct",
 	[CB_ATTR_KCOMPACTD] = "kcompactd",
 	[CB_ATTR_PROACTIVE] = "proactive",
+	[CB_ATTR_DEMAND] = "demand",
 	[CB_ATTR_KHUGEPAGED] = "khugepaged",
 	[CB_ATTR_MANUAL] = "manual",
 	[CB_ATTR_UNKNOWN] = "unknown",
@@ -66,6 +69,11 @@ struct pst {
 	int order;
 	uint8_t origin;
 	int run_attr;	/* the open run's attribution, -1: none */
+	bool demand_mark; /* kcompactd: demand_target(before) since its last begin/wake/sleep */
+	bool demand_cand; /* the open run began under the mark */
+	int await_attr; /* an ended candidate: demand_target(after) next makes it demand, else
+			 * it keeps this attribution; -1: none */
+	struct cb_work cur; /* the open (or awaiting) run's work, until it is committed */
 	uint64_t start, last, run_start;
 };
 
@@ -127,6 +135,7 @@ static struct pst *lookup(struct cb_stalls *s, int pid, bool create)
 	tab[i].used = true;
 	tab[i].pid = pid;
 	tab[i].run_attr = -1;
+	tab[i].await_attr = -1;
 	s->npids++;
 	return &tab[i];
 }
@@ -224,9 +233,42 @@ static enum cb_attr attribute(const struct pst *p, const char *comm)
 static const enum cb_bg_kind attr_bg[CB_ATTR_NR] = {
 	[CB_ATTR_KCOMPACTD] = CB_BG_KCOMPACTD,
 	[CB_ATTR_PROACTIVE] = CB_BG_KCOMPACTD,
+	[CB_ATTR_DEMAND] = CB_BG_KCOMPACTD,
 	[CB_ATTR_KHUGEPAGED] = CB_BG_KHUGEPAGED,
 	[CB_ATTR_MANUAL] = CB_BG_OTHER,
 };
+
+/* @p's run (its work in p->cur) counts for @attr; @open: it had no end */
+static void commit_run(struct cb_stalls *s, struct pst *p, int attr, bool open)
+{
+	struct cb_work *w = &s->work[attr], *c = &p->cur;
+	int i;
+
+	if (p->run_in_win) {
+		w->runs++;
+		w->open += open;
+		w->run_ns += c->run_ns;
+		w->migrate_scanned += c->migrate_scanned;
+		w->migrate_isolated += c->migrate_isolated;
+		w->free_scanned += c->free_scanned;
+		w->free_isolated += c->free_isolated;
+		w->migrated += c->migrated;
+		w->migrate_failed += c->migrate_failed;
+		for (i = 0; i < CB_END_NR; i++)
+			w->end[i] += c->end[i];
+	}
+	memset(c, 0, sizeof(*c));
+	p->run_attr = -1;
+	p->await_attr = -1;
+	p->demand_cand = false;
+}
+
+/* an ended demand candidate that is not confirmed keeps its attribution */
+static void commit_awaiting(struct cb_stalls *s, struct pst *p)
+{
+	if (p->await_attr >= 0)
+		commit_run(s, p, p->await_attr, false);
+}
 
 static void begin_run(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev)
 {
@@ -240,27 +282,37 @@ static void begin_run(struct cb_stalls *s, struct pst *p, const struct cb_sev *e
 		s->bg_runs[attr_bg[a]]++;
 	}
 	p->has_hint = false;
-	if (p->run_attr >= 0 && p->run_in_win)
-		s->work[p->run_attr].open++;	/* a begin without the previous end */
+	commit_awaiting(s, p);
+	if (p->run_attr >= 0)
+		commit_run(s, p, p->run_attr, true);	/* a begin without the previous end */
+	p->demand_cand = !p->active && p->demand_mark && is_kcompactd(p, ev->comm);
+	p->demand_mark = false;
 	p->run_attr = a;
 	p->run_start = ev->ts;
 	p->run_in_win = in_window(s, ev->ts);
-	if (p->run_in_win)
-		s->work[a].runs++;
 }
 
 static void end_run(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev)
 {
-	struct cb_work *w;
-
 	if (p->run_attr < 0)
 		return;
-	w = &s->work[p->run_attr];
-	if (p->run_in_win) {
-		w->run_ns += ev->ts > p->run_start ? ev->ts - p->run_start : 0;
-		w->end[ev->end < CB_END_NR ? ev->end : CB_END_OTHER]++;
+	p->cur.run_ns += ev->ts > p->run_start ? ev->ts - p->run_start : 0;
+	p->cur.end[ev->end < CB_END_NR ? ev->end : CB_END_OTHER]++;
+	if (!p->demand_cand) {
+		commit_run(s, p, p->run_attr, false);
+		return;
 	}
+	p->await_attr = p->run_attr;	/* decided by what kcompactd emits next */
 	p->run_attr = -1;
+}
+
+/* demand_target: "before" marks the demand pass's next run, "after" confirms the last */
+static void demand_target(struct cb_stalls *s, struct pst *p, bool after)
+{
+	p->kcompactd = true;
+	if (p->await_attr >= 0)
+		commit_run(s, p, after ? CB_ATTR_DEMAND : p->await_attr, false);
+	p->demand_mark = !after;
 }
 
 /* isolation and migration counts go to the run they belong to */
@@ -271,7 +323,7 @@ static void add_work(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev
 	if (p && p->run_attr >= 0) {
 		if (!p->run_in_win)
 			return;
-		w = &s->work[p->run_attr];
+		w = &p->cur;
 	} else {
 		if (!in_window(s, ev->ts))
 			return;
@@ -338,6 +390,7 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 {
 	bool creates = ev->kind == CB_SEV_TRY || ev->kind == CB_SEV_KCOMPACTD ||
 		       ev->kind == CB_SEV_KCOMPACTD_SLEEP || ev->kind == CB_SEV_BEGIN ||
+		       ev->kind == CB_SEV_DEMAND_TARGET ||
 		       (ev->kind == CB_SEV_SUITABLE && ev->order < 0);
 	struct pst *p;
 
@@ -364,12 +417,14 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 		start_attempt(s, p, ev);
 		return 0;
 	case CB_SEV_KCOMPACTD:
-		p->kcompactd = true;
-		p->kc_state = KC_WOKEN;
-		return 0;
 	case CB_SEV_KCOMPACTD_SLEEP:
+		commit_awaiting(s, p);
+		p->demand_mark = false;
 		p->kcompactd = true;
-		p->kc_state = KC_SLEPT;
+		p->kc_state = ev->kind == CB_SEV_KCOMPACTD ? KC_WOKEN : KC_SLEPT;
+		return 0;
+	case CB_SEV_DEMAND_TARGET:
+		demand_target(s, p, ev->ok);
 		return 0;
 	case CB_SEV_RECLAIM_BEGIN:
 		if (p && p->active && close_attempt(s, p, 0, false))
@@ -447,9 +502,9 @@ int cb_stalls_finish(struct cb_stalls *s)
 	for (i = 0; i < s->pcap; i++) {
 		if (!tab[i].used)
 			continue;
-		if (tab[i].run_attr >= 0 && tab[i].run_in_win)
-			s->work[tab[i].run_attr].open++;
-		tab[i].run_attr = -1;
+		commit_awaiting(s, &tab[i]);
+		if (tab[i].run_attr >= 0)
+			commit_run(s, &tab[i], tab[i].run_attr, true);
 		if (!tab[i].active)
 			continue;
 		tab[i].active = false;

@@ -41,6 +41,7 @@ enum cb_sev_kind {
 	CB_SEV_MIGRATE,	      /* mm_compaction_migratepages (a migrated, b failed) */
 	CB_SEV_EXTFRAG,	      /* kmem:mm_page_alloc_extfrag */
 	CB_SEV_LOSS,	      /* the ring buffer lost events before this point (any CPU) */
+	CB_SEV_DEMAND_TARGET, /* mm_compaction_demand_target (patched kcompactd; ok: after=1) */
 };
 
 /* how a compaction run ended: mm_compaction_end's status, by its symbol */
@@ -55,7 +56,7 @@ struct cb_sev {
 	int pid;
 	int order;	  /* TRY, PAGE_ALLOC, SUITABLE; EXTFRAG: the fallback order */
 	long long ret;	  /* SUITABLE */
-	bool ok;	  /* PAGE_ALLOC: pfn != -1; EXTFRAG: change_ownership */
+	bool ok;	  /* PAGE_ALLOC: pfn != -1; EXTFRAG: change_ownership; DEMAND_TARGET: after */
 	const char *comm; /* the pid's saved command name, NULL if unknown (TRY, BEGIN) */
 	unsigned int gfp; /* TRY: abstract gfp bits (origin.h) */
 	enum cb_end end;  /* END */
@@ -67,6 +68,7 @@ enum cb_attr {
 	CB_ATTR_DIRECT,
 	CB_ATTR_KCOMPACTD,
 	CB_ATTR_PROACTIVE,
+	CB_ATTR_DEMAND,	 /* kcompactd's demand pass (the demand-kcompactd series) */
 	CB_ATTR_KHUGEPAGED,
 	CB_ATTR_MANUAL,
 	CB_ATTR_UNKNOWN, /* work seen without the begin of its run (it began before the trace) */

@@ -21,13 +21,15 @@
 /* the events read, by name */
 enum ev_idx {
 	E_TRY, E_BEGIN, E_END, E_DEFERRED, E_SUITABLE, E_KC_WAKE, E_KC_SLEEP, E_RECLAIM,
-	E_ALLOC, E_ISO_MIGRATE, E_ISO_FREE, E_ISO_FREE_FAST, E_MIGRATE, E_EXTFRAG, E_NR
+	E_ALLOC, E_ISO_MIGRATE, E_ISO_FREE, E_ISO_FREE_FAST, E_MIGRATE, E_EXTFRAG, E_DEMAND_TARGET,
+	E_NR
 };
 
 static const struct {
 	const char *system, *name;
 	enum cb_sev_kind kind;
 	bool required;
+	bool patched; /* only a patched kernel has it: its absence is not worth a mention */
 } wanted[E_NR] = {
 	[E_TRY] = { "compaction", "mm_compaction_try_to_compact_pages", CB_SEV_TRY, true },
 	[E_BEGIN] = { "compaction", "mm_compaction_begin", CB_SEV_BEGIN, true },
@@ -47,6 +49,9 @@ static const struct {
 			      CB_SEV_ISOLATE_FREE, false },
 	[E_MIGRATE] = { "compaction", "mm_compaction_migratepages", CB_SEV_MIGRATE, false },
 	[E_EXTFRAG] = { "kmem", "mm_page_alloc_extfrag", CB_SEV_EXTFRAG, false },
+	/* configs/kernels/patches/demand-kcompactd: marks kcompactd's demand pass */
+	[E_DEMAND_TARGET] = { "compaction", "mm_compaction_demand_target", CB_SEV_DEMAND_TARGET,
+			      false, true },
 };
 
 /* what an event id is: one of enum ev_idx, other compaction work, or nothing to us */
@@ -91,7 +96,7 @@ struct adapter {
 	struct cb_trace_field p_order, p_gfp, p_ret;
 	int max_id;
 	struct cb_trace_field try_order, try_gfp, suit_ret, suit_order, alloc_order, alloc_pfn,
-		alloc_page, end_status, iso_m[2], iso_f[2], iso_ff[2], mig[2], xf[4];
+		alloc_page, end_status, iso_m[2], iso_f[2], iso_ff[2], mig[2], xf[4], dt_after;
 	long long end_val[NEND];
 	struct cb_gfp_map gfp;
 	char *err;
@@ -256,6 +261,9 @@ static int on_record(struct cb_trace *t, struct tep_record *rec, int type, void 
 		ev.a = u64f(&a->mig[0], rec);
 		ev.b = u64f(&a->mig[1], rec);
 		break;
+	case E_DEMAND_TARGET:
+		ev.ok = s64f(&a->dt_after, rec) != 0;
+		break;
 	case E_EXTFRAG:
 		ev.a = (uint64_t)s64f(&a->xf[0], rec);
 		ev.b = (uint64_t)s64f(&a->xf[1], rec);
@@ -297,6 +305,7 @@ static int resolve_fields(struct cb_trace *t, struct adapter *a, char *err, size
 		{ "kmem", "mm_page_alloc_extfrag", "fallback_migratetype", &a->xf[1] },
 		{ "kmem", "mm_page_alloc_extfrag", "fallback_order", &a->xf[2] },
 		{ "kmem", "mm_page_alloc_extfrag", "change_ownership", &a->xf[3] },
+		{ C, "mm_compaction_demand_target", "after", &a->dt_after },
 	};
 	size_t i;
 
@@ -380,6 +389,8 @@ int cb_stalls_read_trace(const char *path, struct cb_stalls *s, char *err, size_
 	for (i = 0; i < E_NR; i++) {
 		a.id[i] = cb_trace_event_id(t, wanted[i].system, wanted[i].name);
 		if (a.id[i] >= 0)
+			continue;
+		if (wanted[i].patched)
 			continue;
 		if (wanted[i].required) {
 			snprintf(err, errlen, "%s: event %s:%s is not in the trace: direct compaction "

@@ -4,6 +4,7 @@
  * olddefconfig, check the fragments' options, make bzImage. See kernel_build.h.
  */
 #include "kernel_build.h"
+#include "kernel_tree.h"
 #include "run.h"
 #include "util.h"
 
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -288,7 +290,11 @@ static void hash_source(EVP_MD_CTX *md, const char *source)
 	hash_str(md, buf);
 }
 
-static int recipe_hash(const struct cb_recipe *r, char out[17])
+/*
+ * the cache key: compiler, source, patches (unless @no_patches: the key of the recipe's
+ * baseline, whose kept tree an incremental build starts from) and fragments
+ */
+static int recipe_hash(const struct cb_recipe *r, bool no_patches, char out[17])
 {
 	char *gcc[] = { "gcc", "--version", NULL }, ver[512];
 	EVP_MD_CTX *md = EVP_MD_CTX_new();
@@ -301,7 +307,7 @@ static int recipe_hash(const struct cb_recipe *r, char out[17])
 	hash_str(md, BUILD_FORMAT);
 	hash_str(md, ver);
 	hash_source(md, r->source);
-	for (size_t i = 0; r->patches && r->patches[i]; i++)
+	for (size_t i = 0; !no_patches && r->patches && r->patches[i]; i++)
 		if (hash_file(md, r->patches[i]) < 0)
 			goto fail;
 	hash_str(md, "--fragments--");
@@ -323,6 +329,8 @@ fail:
 struct build {
 	const struct cb_recipe *r;
 	char work[PATH_MAX];  /* the tree being built */
+	char base[PATH_MAX];  /* the baseline's kept tree to start from, or "" */
+	int lock_fd;	      /* flock of <work>.lock: one build at a time in a tree's path */
 	char log[PATH_MAX];   /* kernels/<hash>.log while building */
 	int log_fd;
 	char *err;
@@ -386,6 +394,33 @@ static int unpack(struct build *b)
 
 	step_line(b, "unpacking %s", b->r->source);
 	return run_step(b, "unpacking the source", tar);
+}
+
+/* the baseline's kept tree, or the source unpacked and stamped (from scratch) */
+static int start_tree(struct build *b)
+{
+	char msg[1024];
+	long n;
+
+	if (b->base[0]) {
+		step_line(b, "incremental: cloning the baseline's tree %s", b->base);
+		n = cb_ktree_clone(b->base, b->work, b->log_fd, msg, sizeof(msg));
+		if (n >= 0) {
+			step_line(b, "cloned (sources hard-linked, %ld build outputs copied)", n);
+			return 0;
+		}
+		/* a broken or half-removed kept tree costs a full build, not a failure */
+		step_line(b, "cannot clone (%s): building from scratch", msg);
+		b->base[0] = '\0';
+		cb_rm_rf(b->work);
+		if (cb_mkdir_p(b->work) < 0)
+			return fail(b, "%s: %s", b->work, strerror(errno));
+	}
+	if (unpack(b) < 0)
+		return -1;
+	if (cb_ktree_stamp(b->work) < 0)
+		return fail(b, "stamping the unpacked tree: %s", strerror(errno));
+	return 0;
 }
 
 static int apply_patches(struct build *b)
@@ -474,6 +509,33 @@ static int check_options(struct build *b)
 			    nr > 1 ? "s are" : " is", missing);
 	step_line(b, "every fragment option is set");
 	return 0;
+}
+
+/*
+ * an A/B is fair only on the same config: the patched tree's .config against the
+ * baseline's, every option the baseline sets set alike (the patches may add options)
+ */
+static void compare_config(struct build *b)
+{
+	char path[PATH_MAX], diff[2048];
+	char *base, *cand;
+	int nr, nr_new;
+
+	cb_path(path, sizeof(path), "%s/.config", b->base);
+	base = cb_read_file(path, NULL);
+	cb_path(path, sizeof(path), "%s/.config", b->work);
+	cand = cb_read_file(path, NULL);
+	if (!base || !cand) {
+		step_line(b, "WARNING: cannot compare .config with the baseline's");
+	} else if ((nr = cb_ktree_config_diff(base, cand, &nr_new, diff, sizeof(diff))) == 0) {
+		step_line(b, ".config: the baseline's, plus %d option%s the patches add", nr_new,
+			  nr_new == 1 ? "" : "s");
+	} else {
+		step_line(b, "WARNING: .config differs from the baseline's in %d option%s (an A/B "
+			  "compares more than the patches): %s", nr, nr == 1 ? "" : "s", diff);
+	}
+	free(base);
+	free(cand);
 }
 
 /* tail of the log: the step make is at, for the progress line */
@@ -575,16 +637,100 @@ static int store(struct build *b, const char *entry)
 	return 0;
 }
 
-static int build_entry(const struct cb_recipe *r, const char *entry, char *err, size_t errlen)
+/* the baseline's tree is kept unless $COMPACTBENCH_KEEP_TREE is 0 */
+static bool keep_tree(const struct cb_recipe *r)
 {
-	struct build b = { .r = r, .err = err, .errlen = errlen };
+	const char *env = getenv("COMPACTBENCH_KEEP_TREE");
+
+	return !(r->patches && r->patches[0]) && !(env && !strcmp(env, "0"));
+}
+
+/* a built baseline tree moves to @tree, replacing an older one; failing costs only speed */
+static void keep(struct build *b, const char *tree)
+{
+	cb_rm_rf(tree);
+	if (rename(b->work, tree) == 0)
+		fprintf(stderr, "compactbench: kernel %s: build tree kept in %s for incremental "
+			"builds of patched kernels\n", b->r->name, tree);
+}
+
+/* is @path inside the directory @dir (compared as real paths)? */
+static bool in_dir(const char *path, const char *dir)
+{
+	char a[PATH_MAX], d[PATH_MAX], *slash;
+
+	cb_path(a, sizeof(a), "%s", path);
+	slash = strrchr(a, '/');
+	if (!slash || !realpath(dir, d))
+		return false;
+	*slash = '\0';
+	return !strcmp(a, d);
+}
+
+/*
+ * where to build: <entry>.work, or, from the baseline's kept @tree, the path the baseline
+ * was built at (objtool's absolute paths then still hold), if it is in the same cache
+ */
+static void choose_work(struct build *b, const char *entry, const char *tree)
+{
+	char where[PATH_MAX], dir[PATH_MAX], msg[PATH_MAX + 128] = "";
+
+	cb_path(b->work, sizeof(b->work), "%s.work", entry);
+	if (keep_tree(b->r) || access(tree, F_OK) != 0)
+		return;
+	cb_path(dir, sizeof(dir), "%s", tree);
+	*strrchr(dir, '/') = '\0';
+	if (cb_ktree_build_path(tree, where, sizeof(where), msg, sizeof(msg)) == 0 &&
+	    !in_dir(where, dir))
+		snprintf(msg, sizeof(msg), "built in %s, another cache", where);
+	if (msg[0]) {
+		fprintf(stderr, "compactbench: kernel %s: the kept tree %s is not usable (%s): "
+			"building from scratch\n", b->r->name, tree, msg);
+		return;
+	}
+	cb_path(b->work, sizeof(b->work), "%s", where);
+	cb_path(b->base, sizeof(b->base), "%s", tree);
+}
+
+/* hold <work>.lock: a baseline and its patched kernels build in one path, one at a time */
+static int lock_work(struct build *b)
+{
+	char lock[PATH_MAX + 8];
+
+	snprintf(lock, sizeof(lock), "%s.lock", b->work);
+	b->lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (b->lock_fd < 0)
+		return -1;
+	if (flock(b->lock_fd, LOCK_EX | LOCK_NB) == 0)
+		return 0;
+	fprintf(stderr, "compactbench: kernel %s: waiting for the build in %s\n", b->r->name,
+		b->work);
+	while (flock(b->lock_fd, LOCK_EX) < 0)
+		if (errno != EINTR || cb_interrupted)
+			return -1;
+	return 0;
+}
+
+static int build_entry(const struct cb_recipe *r, const char *entry, const char *tree,
+		       char *err, size_t errlen)
+{
+	struct build b = { .r = r, .err = err, .errlen = errlen, .lock_fd = -1 };
+	uint64_t t0 = cb_now_ns();
 	int rc = -1;
 
-	cb_path(b.work, sizeof(b.work), "%s.work", entry);
+	choose_work(&b, entry, tree);
 	cb_path(b.log, sizeof(b.log), "%s.log", entry);
+	if (lock_work(&b) < 0) {
+		snprintf(err, errlen, "recipe %s: locking %s.lock: %s", r->path, b.work,
+			 strerror(errno));
+		if (b.lock_fd >= 0)
+			close(b.lock_fd);
+		return -1;
+	}
 	cb_rm_rf(b.work);
 	if (cb_mkdir_p(b.work) < 0) {
 		snprintf(err, errlen, "recipe %s: %s: %s", r->path, b.work, strerror(errno));
+		close(b.lock_fd);
 		return -1;
 	}
 	b.log_fd = open(b.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -592,30 +738,44 @@ static int build_entry(const struct cb_recipe *r, const char *entry, char *err, 
 		snprintf(err, errlen, "recipe %s: %s: %s", r->path, b.log, strerror(errno));
 		goto out;
 	}
-	if (unpack(&b) == 0 && apply_patches(&b) == 0 && configure(&b) == 0 &&
-	    check_options(&b) == 0 && make_image(&b) == 0 && store(&b, entry) == 0)
-		rc = 0;
+	if (start_tree(&b) == 0 && apply_patches(&b) == 0 && configure(&b) == 0 &&
+	    check_options(&b) == 0) {
+		if (b.base[0])
+			compare_config(&b);
+		if (make_image(&b) == 0 && store(&b, entry) == 0)
+			rc = 0;
+	}
+	if (rc == 0)
+		fprintf(stderr, "compactbench: kernel %s: %s in %.0f s\n", r->name,
+			b.base[0] ? "built incrementally" : "built from scratch",
+			(cb_now_ns() - t0) / 1e9);
 	close(b.log_fd);
 out:
-	/* the tree is 1.5 GB once built; the log (kept on failure) says what happened */
-	cb_rm_rf(b.work);
+	/* a patched tree is 1.5 GB once built; the log (kept on failure) says what happened */
+	if (rc == 0 && keep_tree(r))
+		keep(&b, tree);
+	else
+		cb_rm_rf(b.work);
+	close(b.lock_fd);
 	return rc;
 }
 
 int cb_kernel_build(const char *recipe_path, char *image, size_t size, char *err, size_t errlen)
 {
-	char hash[17], entry[PATH_MAX], dir[PATH_MAX];
+	char hash[17], base_hash[17], entry[PATH_MAX], dir[PATH_MAX], tree[PATH_MAX];
 	struct cb_recipe *r = cb_recipe_load(recipe_path, err, errlen);
 	int rc = -1;
 
 	if (!r)
 		return -1;
-	if (recipe_hash(r, hash) < 0) {
-		snprintf(err, errlen, "recipe %s: hashing its files: %s", recipe_path, strerror(errno));
+	if (recipe_hash(r, false, hash) < 0 || recipe_hash(r, true, base_hash) < 0) {
+		snprintf(err, errlen, "recipe %s: hashing its files: %s", recipe_path,
+			 strerror(errno));
 		goto out;
 	}
 	if (cb_path(dir, sizeof(dir), "%s/kernels", cb_cache_root()) < 0 ||
 	    cb_path(entry, sizeof(entry), "%s/%s-%s", dir, r->name, hash) < 0 ||
+	    cb_path(tree, sizeof(tree), "%s/tree-%s", dir, base_hash) < 0 ||
 	    cb_path(image, size, "%s/bzImage", entry) < 0)
 		goto out;
 	if (access(image, R_OK) == 0) {
@@ -627,7 +787,7 @@ int cb_kernel_build(const char *recipe_path, char *image, size_t size, char *err
 		snprintf(err, errlen, "recipe %s: cache %s: %s", recipe_path, dir, strerror(errno));
 		goto out;
 	}
-	rc = build_entry(r, entry, err, errlen);
+	rc = build_entry(r, entry, tree, err, errlen);
 	if (rc == 0)
 		fprintf(stderr, "compactbench: kernel %s: %s\n", r->name, image);
 out:

@@ -12,6 +12,11 @@
  * ($COMPACTBENCH_CACHE, default /var/cache/compactbench): kernels/<hash>/bzImage, .config
  * and build.log, where the hash covers the source's identity, every patch and fragment
  * and the compiler's version. Every program is started with execvp, never a shell.
+ *
+ * A recipe without patches also keeps its built tree (kernels/tree-<hash>, ~1.5 GB for
+ * 6.1; $COMPACTBENCH_KEEP_TREE=0 does not keep it), and a recipe that differs from it
+ * only by patches is built incrementally from a clone of it (see kernel_tree.h): only
+ * what the patches touch recompiles, the result is cached under its own full key.
  */
 #ifndef CB_KERNEL_BUILD_H
 #define CB_KERNEL_BUILD_H

@@ -123,15 +123,12 @@ static void test_stalls_vs_vmstat(void **state)
 	}
 }
 
-/* the lines `trace-cmd report FILE` prints that are events (all but the cpus= header) */
-static long long report_lines(const char *tracecmd, const char *file)
+/* `trace-cmd report FILE`'s output, to read; close it with report_close() */
+static FILE *report_open(const char *tracecmd, const char *file, pid_t *pid)
 {
 	char *argv[] = { (char *)"trace-cmd", (char *)"report", (char *)file, NULL };
 	posix_spawn_file_actions_t fa;
-	long long n = 0;
-	char line[4096];
-	int p[2], st;
-	pid_t pid;
+	int p[2];
 	FILE *f;
 
 	assert_int_equal(pipe(p), 0);
@@ -139,20 +136,38 @@ static long long report_lines(const char *tracecmd, const char *file)
 	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
 	posix_spawn_file_actions_addclose(&fa, p[0]);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	assert_int_equal(posix_spawn(&pid, tracecmd, &fa, NULL, argv, environ), 0);
+	assert_int_equal(posix_spawn(pid, tracecmd, &fa, NULL, argv, environ), 0);
 	posix_spawn_file_actions_destroy(&fa);
 	close(p[1]);
 	f = fdopen(p[0], "r");
 	assert_non_null(f);
+	return f;
+}
+
+static void report_close(FILE *f, pid_t pid)
+{
+	int st;
+
+	fclose(f);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* the lines `trace-cmd report FILE` prints that are events (all but the cpus= header) */
+static long long report_lines(const char *tracecmd, const char *file)
+{
+	long long n = 0;
+	char line[4096];
+	pid_t pid;
+	FILE *f = report_open(tracecmd, file, &pid);
+
 	while (fgets(line, sizeof(line), f)) {
 		if (!strchr(line, '\n'))
 			continue;	/* the rest of a long line: counted once below */
 		if (strncmp(line, "cpus=", 5))
 			n++;
 	}
-	fclose(f);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	report_close(f, pid);
 	return n;
 }
 
@@ -181,6 +196,77 @@ static void test_event_count_vs_report(void **state)
 		assert_true(st.events > 1000);
 		assert_int_equal(st.events, lines);
 	}
+}
+
+/*
+ * a guest trace of the patched 6.1 with demand-driven kcompactd on and proactiveness 20
+ * (analysis-demand-guest.dat, see analysis-README.md there): kcompactd's demand passes,
+ * read off `trace-cmd report` by hand: DEMAND_RUNS runs between a zone's demand_target
+ * "before" and "after" lines, PROACTIVE_RUNS runs after a kcompactd_sleep with no wake and
+ * no "before" line (or one of a zone the demand pass skipped), KCOMPACTD_RUNS after a wake
+ */
+#define DEMAND_TRACE "analysis-demand-guest.dat"
+#define DEMAND_RUNS 7
+#define PROACTIVE_RUNS 6
+#define KCOMPACTD_RUNS 14
+
+/*
+ * trace-cmd's reading of the demand runs: kcompactd's mm_compaction_end lines whose next
+ * kcompactd begin/end/wake/sleep/demand_target line is a demand_target "after" line
+ */
+static long long report_demand_runs(const char *tracecmd, const char *file)
+{
+	char line[4096], task[64], name[64], last[64] = "";
+	long long n = 0;
+	const char *ev;
+	pid_t pid;
+	FILE *f = report_open(tracecmd, file, &pid);
+
+	while (fgets(line, sizeof(line), f)) {
+		ev = strstr(line, ": mm_compaction_");
+		if (!ev || sscanf(line, " %63s", task) != 1 || strncmp(task, "kcompactd", 9) ||
+		    sscanf(ev + 2, "%63[^:]", name) != 1)
+			continue;
+		if (!strcmp(name, "mm_compaction_demand_target")) {
+			bool after = strstr(line, " after\n") != NULL;
+
+			n += after && !strcmp(last, "mm_compaction_end");
+			snprintf(last, sizeof(last), "%s", after ? "after" : "before");
+		} else if (!strcmp(name, "mm_compaction_begin") ||
+			   !strcmp(name, "mm_compaction_end") ||
+			   !strncmp(name, "mm_compaction_kcompactd_", 24)) {
+			snprintf(last, sizeof(last), "%s", name);
+		}
+	}
+	report_close(f, pid);
+	return n;
+}
+
+static void test_demand_guest(void **state)
+{
+	const char *tracecmd = getenv("TRACE_CMD");
+	struct cb_stalls s;
+	char err[512];
+	long long by_report;
+
+	assert_int_equal(cb_stalls_from_trace(fx(DEMAND_TRACE), &s, err, sizeof(err)), 0);
+	printf("%s: runs demand %llu, proactive %llu, kcompactd %llu, direct %llu\n",
+	       DEMAND_TRACE, (unsigned long long)s.work[CB_ATTR_DEMAND].runs,
+	       (unsigned long long)s.work[CB_ATTR_PROACTIVE].runs,
+	       (unsigned long long)s.work[CB_ATTR_KCOMPACTD].runs,
+	       (unsigned long long)s.work[CB_ATTR_DIRECT].runs);
+	assert_int_equal(s.missed, 0);
+	assert_int_equal(s.work[CB_ATTR_DEMAND].runs, DEMAND_RUNS);
+	assert_int_equal(s.work[CB_ATTR_PROACTIVE].runs, PROACTIVE_RUNS);
+	assert_int_equal(s.work[CB_ATTR_KCOMPACTD].runs, KCOMPACTD_RUNS);
+	cb_stalls_free(&s);
+	if (!tracecmd || !*tracecmd || access(tracecmd, X_OK)) {
+		printf("no trace-cmd: the report comparison skipped\n");
+		return;
+	}
+	by_report = report_demand_runs(tracecmd, fx(DEMAND_TRACE));
+	printf("trace-cmd report: %lld demand runs\n", by_report);
+	assert_int_equal(by_report, DEMAND_RUNS);
 }
 
 /* run cmd_analyze in a child; returns its exit status (-signal if it crashed), stderr in @buf */
@@ -506,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_bad_traces),
 		cmocka_unit_test(test_run_dir),
 		cmocka_unit_test(test_pending_kernel),
+		cmocka_unit_test(test_demand_guest),
 	};
 
 	fixtures = getenv("FIXTURES");

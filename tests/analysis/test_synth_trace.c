@@ -6,6 +6,9 @@
  * attributions, work and allocation counts; a cell made of it (with the sampler's files)
  * must give the same in summary.json; corrupt pages must be refused with the file, offset
  * and CPU named; a run with a bad cell exits 2 while the good cell is still analyzed.
+ * A second trace adds the demand-kcompactd series' mm_compaction_demand_target (format of
+ * the patched 6.1) to those formats: its known demand passes must be attributed to demand,
+ * the proactive passes (one right after a zone the demand pass skipped) to proactive.
  *
  *   test_synth_trace   (environment: FIXTURES, TRACE_CMD optional)
  */
@@ -23,9 +26,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <dirent.h>
 #include <json-c/json.h>
 
 #include "analyze.h"
+#include "metrics.h"
 #include "report.h"
 #include "stalls.h"
 #include "summary.h"
@@ -283,12 +288,34 @@ static int write_scenario(const char *path)
 	return s.events;
 }
 
+/*
+ * lines of `$TRACE_CMD report @path` containing @what (NULL: the events, every line but the
+ * cpus= header); -1 without trace-cmd
+ */
+static int report_count(const char *path, const char *what)
+{
+	const char *tc = getenv("TRACE_CMD");
+	char cmd[PATH_MAX + 64], line[512];
+	int n = 0;
+	FILE *p;
+
+	if (!tc || !*tc || access(tc, X_OK))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "%s report %s 2>/dev/null", tc, path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p))
+		n += what ? strstr(line, what) != NULL : strncmp(line, "cpus=", 5) != 0;
+	assert_int_equal(pclose(p), 0);
+	return n;
+}
+
 static void test_known_stalls(void **state)
 {
 	char path[PATH_MAX], err[512];
 	struct cb_stalls st;
 	struct cb_dist d;
-	int n;
+	int n, lines;
 
 	snprintf(path, sizeof(path), "%s/synth.dat", tmp);
 	n = write_scenario(path);
@@ -350,22 +377,8 @@ static void test_known_stalls(void **state)
 	cb_stalls_free(&st);
 
 	/* trace-cmd's own reading of the file: as many events */
-	{
-		const char *tc = getenv("TRACE_CMD");
-		char cmd[PATH_MAX + 64], line[512];
-		int lines = 0;
-		FILE *p;
-
-		if (tc && *tc && !access(tc, X_OK)) {
-			snprintf(cmd, sizeof(cmd), "%s report %s 2>/dev/null", tc, path);
-			p = popen(cmd, "r");
-			assert_non_null(p);
-			while (fgets(line, sizeof(line), p))
-				lines += strncmp(line, "cpus=", 5) != 0;
-			assert_int_equal(pclose(p), 0);
-			assert_int_equal(lines, n);
-		}
-	}
+	lines = report_count(path, NULL);
+	assert_true(lines == -1 || lines == n);
 }
 
 /* the offset of CPU @cpu's data in a v6 file we wrote (tracecheck found it too) */
@@ -578,12 +591,200 @@ static void test_cell_summary(void **state)
 	free(md);
 }
 
+/* mm_compaction_demand_target: the patched 6.1's format (fixture), an id 6.18's set lacks */
+#define ID_DEMAND_TARGET 700
+
+static void e_demand_target(struct synth *s, int cpu, uint64_t ts, int pid, int zone,
+			    int order, int after)
+{
+	unsigned char r[44] = { 0 };
+
+	p32(r, 12, zone);
+	p32(r, 16, order);
+	p64(r, 24, 8);
+	p64(r, 32, 3);
+	p32(r, 40, after);
+	add(s, cpu, ts, ID_DEMAND_TARGET, pid, r, sizeof(r));
+}
+
+/* @dst/@name -> @src/@name for every entry of @src (a tracing tree made of the fixture's) */
+static void link_all(const char *src, const char *dst)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(src);
+
+	assert_non_null(d);
+	assert_int_equal(cb_mkdir_p(dst), 0);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "events"))
+			continue;
+		snprintf(from, sizeof(from), "%s/%s", src, e->d_name);
+		snprintf(to, sizeof(to), "%s/%s", dst, e->d_name);
+		assert_int_equal(symlink(from, to), 0);
+	}
+	closedir(d);
+}
+
+/* the 6.18 fixture's formats plus mm_compaction_demand_target, in @dir */
+static void demand_tracing_dir(char *dir, size_t size)
+{
+	char src[PATH_MAX], sub[PATH_MAX], ev[PATH_MAX + 32];
+
+	snprintf(dir, size, "%s/tracing-demand", tmp);
+	snprintf(src, sizeof(src), "%s/analysis-tracing-6.18", fixtures);
+	link_all(src, dir);
+	snprintf(src, sizeof(src), "%s/analysis-tracing-6.18/events", fixtures);
+	snprintf(sub, sizeof(sub), "%s/events", dir);
+	link_all(src, sub);
+	assert_int_equal(unlink(strcat(sub, "/compaction")), 0);
+	snprintf(src, sizeof(src), "%s/analysis-tracing-6.18/events/compaction", fixtures);
+	link_all(src, sub);
+	snprintf(ev, sizeof(ev), "%s/mm_compaction_demand_target", sub);
+	assert_int_equal(cb_mkdir_p(ev), 0);
+	snprintf(src, sizeof(src), "%s/analysis-demand-target.format", fixtures);
+	strcat(ev, "/format");
+	assert_int_equal(symlink(src, ev), 0);
+}
+
+/*
+ * kcompactd0 (pid 38), ns after T0; before/after: demand_target after=0/1 (zone, order):
+ *   a  sleep 1000; pending demand pass: before(1,4) 1100, before(1,9) 1101, suitable(-1)
+ *      1110, begin 1120, iso 200 @1150, end 1300 success, after(1,4) 1310, after(1,9) 1311
+ *                                                   -> demand, 180 ns, 200 scanned
+ *   b  sleep 2000; wake 3000 (demand trigger, max_order 3): begin 3010, end 3100 complete
+ *                                                   -> kcompactd, 90 ns
+ *      then the pass: before(1,4) 3200, begin 3210, end 3500 complete, after(1,4) 3510
+ *                                                   -> demand, 290 ns
+ *   c  sleep 4000; pending pass skips zone 1 (balanced): before(1,4) 5000; the proactive
+ *      pass follows with no sleep: suitable(-1) 5100, begin 5110, iso 300 @5150, end 5600
+ *      success                                      -> proactive, 490 ns, 300 scanned
+ *   d  sleep 6000; begin 7000, end 7100 complete    -> proactive, 100 ns
+ *   e  sleep 8000; pass over zones 0 and 1: before(0,2) 8100, begin 8110, end 8200 partial,
+ *      after(0,2) 8210; before(1,2) 8300, begin 8310, end 8400 partial, after(1,2) 8410
+ *                                                   -> demand x2, 90 + 90 ns
+ *   f  sleep 9000; before(1,4) 9500, begin 9510: open at the end of the trace
+ *                                                   -> proactive (never confirmed), open
+ */
+static int write_demand_scenario(const char *path)
+{
+	static struct synth s;
+	static const char *ev_demand[CB_ARRAY_SIZE(events) + 1];
+	struct cb_tracedat_cpu cpus[2] = {
+		{ .data = s.data[0] }, { .data = s.data[1] },
+	};
+	struct cb_tracedat_src src = {
+		.events = ev_demand, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
+		.extra_cmdlines = "38 kcompactd0\n", .uname = "Linux synth 6.1 #1 SMP x86_64",
+	};
+	char dir[PATH_MAX];
+	size_t i;
+
+	for (i = 0; events[i]; i++)
+		ev_demand[i] = events[i];
+	ev_demand[i] = "compaction:mm_compaction_demand_target";
+	demand_tracing_dir(dir, sizeof(dir));
+	src.tracing_dir = dir;
+	syn_init(&s, T0);
+	e_small(&s, 0, T0 + 1000, ID_KC_SLEEP, 38, 0, 0);
+	e_demand_target(&s, 0, T0 + 1100, 38, 1, 4, 0);
+	e_demand_target(&s, 0, T0 + 1101, 38, 1, 9, 0);
+	e_small(&s, 0, T0 + 1110, ID_SUITABLE, 38, -1, 3);
+	e_begin(&s, 0, T0 + 1120, 38);
+	e_work(&s, 0, T0 + 1150, ID_ISO_M, 38, 200, 20);
+	e_end(&s, 1, T0 + 1300, 38, 8);
+	e_demand_target(&s, 1, T0 + 1310, 38, 1, 4, 1);
+	e_demand_target(&s, 1, T0 + 1311, 38, 1, 9, 1);
+	e_small(&s, 1, T0 + 2000, ID_KC_SLEEP, 38, 0, 0);
+	e_small(&s, 1, T0 + 3000, ID_KC_WAKE, 38, 3, 0);
+	e_begin(&s, 1, T0 + 3010, 38);
+	e_end(&s, 1, T0 + 3100, 38, 5);
+	e_demand_target(&s, 0, T0 + 3200, 38, 1, 4, 0);
+	e_begin(&s, 0, T0 + 3210, 38);
+	e_end(&s, 0, T0 + 3500, 38, 5);
+	e_demand_target(&s, 0, T0 + 3510, 38, 1, 4, 1);
+	e_small(&s, 0, T0 + 4000, ID_KC_SLEEP, 38, 0, 0);
+	e_demand_target(&s, 0, T0 + 5000, 38, 1, 4, 0);
+	e_small(&s, 1, T0 + 5100, ID_SUITABLE, 38, -1, 3);
+	e_begin(&s, 1, T0 + 5110, 38);
+	e_work(&s, 1, T0 + 5150, ID_ISO_M, 38, 300, 30);
+	e_end(&s, 1, T0 + 5600, 38, 8);
+	e_small(&s, 1, T0 + 6000, ID_KC_SLEEP, 38, 0, 0);
+	e_begin(&s, 1, T0 + 7000, 38);
+	e_end(&s, 1, T0 + 7100, 38, 5);
+	e_small(&s, 0, T0 + 8000, ID_KC_SLEEP, 38, 0, 0);
+	e_demand_target(&s, 0, T0 + 8100, 38, 0, 2, 0);
+	e_begin(&s, 0, T0 + 8110, 38);
+	e_end(&s, 0, T0 + 8200, 38, 6);
+	e_demand_target(&s, 0, T0 + 8210, 38, 0, 2, 1);
+	e_demand_target(&s, 0, T0 + 8300, 38, 1, 2, 0);
+	e_begin(&s, 0, T0 + 8310, 38);
+	e_end(&s, 0, T0 + 8400, 38, 6);
+	e_demand_target(&s, 0, T0 + 8410, 38, 1, 2, 1);
+	e_small(&s, 0, T0 + 9000, ID_KC_SLEEP, 38, 0, 0);
+	e_demand_target(&s, 0, T0 + 9500, 38, 1, 4, 0);
+	e_begin(&s, 0, T0 + 9510, 38);
+	cpus[0].size = (s.page[0] + 1) * PAGE;
+	cpus[1].size = (s.page[1] + 1) * PAGE;
+	assert_true(cb_tracedat_write(path, &src) > 0);
+	return s.events;
+}
+
+static void test_demand_passes(void **state)
+{
+	struct cb_metric_in in = { 0 };
+	char path[PATH_MAX], err[512];
+	const struct cb_work *w;
+	struct cb_values v;
+	struct cb_stalls st;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/demand.dat", tmp);
+	n = write_demand_scenario(path);
+	assert_int_equal(cb_stalls_from_trace(path, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.events, n);
+	assert_null(strstr(st.missing, "demand"));
+	w = &st.work[CB_ATTR_DEMAND];
+	assert_int_equal(w->runs, 4);
+	assert_int_equal(w->run_ns, 180 + 290 + 90 + 90);
+	assert_int_equal(w->migrate_scanned, 200);
+	assert_int_equal(w->migrate_isolated, 20);
+	assert_int_equal(w->end[CB_END_SUCCESS], 1);
+	assert_int_equal(w->end[CB_END_COMPLETE], 1);
+	assert_int_equal(w->end[CB_END_PARTIAL], 2);
+	assert_int_equal(w->open, 0);
+	w = &st.work[CB_ATTR_PROACTIVE];
+	assert_int_equal(w->runs, 3);
+	assert_int_equal(w->run_ns, 490 + 100);
+	assert_int_equal(w->migrate_scanned, 300);
+	assert_int_equal(w->open, 1);
+	w = &st.work[CB_ATTR_KCOMPACTD];
+	assert_int_equal(w->runs, 1);
+	assert_int_equal(w->run_ns, 90);
+	assert_int_equal(st.bg_runs[CB_BG_KCOMPACTD], 8);
+	/* the metric rows */
+	in.st = &st;
+	cb_metrics_compute(&in, &v);
+	assert_true(v.v[CB_M_CW_RUNS_DEMAND] == 4 && v.v[CB_M_CW_RUN_NS_DEMAND] == 650);
+	assert_true(v.v[CB_M_CW_SUCCESS_DEMAND] == 1 && v.v[CB_M_CW_FAIL_DEMAND] == 3);
+	assert_true(v.v[CB_M_CW_RUNS_PROACTIVE] == 3);
+	assert_string_equal(cb_metrics[CB_M_CW_RUNS_DEMAND].name, "cw_runs_demand");
+	cb_stalls_free(&st);
+	/* trace-cmd's reading of the same file: 12 demand_target lines, 5 of them "after" */
+	n = report_count(path, "mm_compaction_demand_target:");
+	if (n >= 0) {
+		assert_int_equal(n, 12);
+		assert_int_equal(report_count(path, " after"), 5);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_known_stalls),
 		cmocka_unit_test(test_corrupt_pages),
 		cmocka_unit_test(test_cell_summary),
+		cmocka_unit_test(test_demand_passes),
 	};
 	int ret;
 
