@@ -13,7 +13,7 @@ packages=(
 	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd
 	libinih-dev libjson-c-dev libgsl-dev libcmocka-dev
 	libssl-dev gnuplot-nox stress-ng chromium
-	qemu-system-x86 busybox-static cpio linux-source-6.1 make patch xz-utils bc bison flex
+	qemu-system-x86 busybox-static cpio linux-source-6.1 linux-source-6.12 make patch xz-utils bc bison flex
 	libelf-dev
 	openssh-client openssh-server
 )
