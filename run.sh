@@ -14,7 +14,7 @@ packages=(
 	libinih-dev libjson-c-dev libgsl-dev libcmocka-dev
 	libssl-dev gnuplot-nox stress-ng chromium
 	qemu-system-x86 busybox-static cpio linux-source-6.1 linux-source-6.12 make patch xz-utils bc bison flex
-	libelf-dev
+	libelf-dev dwarves
 	openssh-client openssh-server
 )
 
