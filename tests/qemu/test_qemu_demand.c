@@ -21,7 +21,8 @@
  *    - demand that was rate-limited (it may wake, did not) is served: a demand pass starts
  *      within its interval plus the longest pass of the cell and a scheduling allowance,
  *      unless kswapd was awake then (the pass waits for it) or the trace ended first;
- *    - passes per minute never exceed the back-off's bound (demand_passes_bound()).
+ *    - passes start at least the 500 ms interval apart (the rate limit, less a jiffy), so
+ *      never more than 121 in 60 s (demand_passes_bound()).
  *    With 0 the same workloads record no demand at all, although the event is enabled (its
  *    format is in trace.dat). On 6.12 only the setting on runs (one boot per workload).
  */
@@ -44,6 +45,8 @@
 /* what a timer-woken kcompactd may be late by under TCG, on top of its longest pass */
 #define SCHED_ALLOWANCE_NS 250000000LL
 #define MAX_EVENTS 200000
+/* passes start at least the 500 ms interval apart: less a jiffy of 10 ms, and 10 ms more */
+#define MIN_PASS_GAP_NS 480000000ULL
 
 static char dir[] = "/tmp/cb-test-qemu-demand-XXXXXX";
 static const char *kver = "6.1";
@@ -373,8 +376,10 @@ static void check_on_cell(const char *name, const struct demand_count *c, struct
 			first = v->ts;
 		last = v->ts;
 	}
-	/* the most passes starting within any 60 s */
+	/* the most passes starting within any 60 s, and no two closer than the interval */
 	for (size_t i = 0; i < n; i++) {
+		if (i)
+			assert_true(starts[i] - starts[i - 1] >= MIN_PASS_GAP_NS);
 		while (starts[i] - starts[win] >= 60000000000ULL)
 			win++;
 		if ((long)(i - win + 1) > most)
@@ -512,6 +517,11 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
+	/* DEMAND_KEEP=1 keeps the runs and the trees to look at */
+	if (getenv("DEMAND_KEEP")) {
+		fprintf(stderr, "kept %s\n", dir);
+		return 0;
+	}
 	return cb_rm_rf(dir);
 }
 
