@@ -24,7 +24,9 @@
  *    - passes start at least the 500 ms interval apart (the rate limit, less a jiffy), so
  *      never more than 121 in 60 s (demand_passes_bound()).
  *    With 0 the same workloads record no demand at all, although the event is enabled (its
- *    format is in trace.dat). On 6.12 only the setting on runs (one boot per workload).
+ *    format is in trace.dat). On 6.12 only the setting on runs, without the dgram workload
+ *    (unix-dgram's orders 2-4 got frag-anon OOM-killed there, as on plain 6.1 in
+ *    policies.ini), so orders 1-3 are checked.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -393,6 +395,18 @@ static void check_on_cell(const char *name, const struct demand_count *c, struct
 	free(starts);
 }
 
+/* cut the section that starts at @head out of @text */
+static void drop_section(char *text, const char *head)
+{
+	char *sec = strstr(text, head), *next = sec ? strstr(sec + 1, "\n[") : NULL;
+
+	assert_non_null(sec);
+	if (next)
+		memmove(sec + 1, next + 1, strlen(next + 1) + 1);
+	else
+		sec[1] = '\0';
+}
+
 static void test_demand_in_guest(void **state)
 {
 	char cfg[1100], out[1100], log[1100], cell[1400], v[64], recipe[1100], name[128], *text;
@@ -419,10 +433,8 @@ static void test_demand_in_guest(void **state)
 	if (asprintf(&text, "%srecipe = %s%s", ini, recipe, p) < 0)
 		abort();
 	if (nr_settings == 1) {
-		char *off = strstr(text, "[setting off]"), *next = off ? strstr(off, "\n[") : NULL;
-
-		assert_non_null(next);
-		memmove(off, next + 1, strlen(next + 1) + 1);
+		drop_section(text, "\n[setting off]\n");
+		drop_section(text, "\n[workload dgram]\n");
 	}
 	qtest_write(cfg, text, 0644);
 	free(text);
@@ -444,7 +456,7 @@ static void test_demand_in_guest(void **state)
 		long wake = 0, total = 0;
 
 		/* one workload per demand path; the setting's figures are their sum */
-		for (size_t w = 0; w < 3; w++) {
+		for (size_t w = nr_settings == 1; w < 3; w++) {
 			struct demand_count one = { 0 };
 			char path[1500];
 			long d;
@@ -488,8 +500,8 @@ static void test_demand_in_guest(void **state)
 			assert_int_equal(c.targets_before + c.targets_after, 0);
 			continue;
 		}
-		/* kernel-demand's orders 1-4 each met fragmentation and were counted */
-		for (int o = 1; o <= 4; o++)
+		/* kernel-demand's orders 1-4 (1-3 without dgram) met fragmentation, were counted */
+		for (int o = 1; o <= (nr_settings == 1 ? 3 : 4); o++)
 			assert_true(c.demand[o] > 0);
 		/* and kcompactd ran the demand pass: it traced its targets and counted wakes */
 		assert_true(c.targets_before > 0);
