@@ -11,7 +11,12 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_roots.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -246,4 +251,226 @@ int cb_stats_trend(const double *y, size_t n, double *slope, double *p)
 	t = c1 / sqrt(cov11);
 	*p = 2 * gsl_cdf_tdist_Q(fabs(t), (double)n - 2);
 	return 0;
+}
+
+struct nct {
+	double tc, df, ncp;
+};
+
+/* the integrand: P(Z > tc sqrt(v/df) - ncp) times the chi-square density of v */
+static double nct_integrand(double v, void *arg)
+{
+	const struct nct *p = arg;
+
+	return gsl_cdf_ugaussian_Q(p->tc * sqrt(v / p->df) - p->ncp) * gsl_ran_chisq_pdf(v, p->df);
+}
+
+double cb_stats_power_t(double d, double na, double nb, double alpha)
+{
+	struct nct p = { .df = na + nb - 2 };
+	gsl_integration_workspace *w;
+	gsl_function f = { .function = nct_integrand, .params = &p };
+	gsl_error_handler_t *old;
+	double res = NAN, err;
+	int rc;
+
+	if (!(na >= 2 && nb >= 2) || !(alpha > 0 && alpha < 1) || isnan(d))
+		return NAN;
+	p.tc = gsl_cdf_tdist_Qinv(alpha / 2, p.df);
+	p.ncp = fabs(d) / sqrt(1 / na + 1 / nb);
+	w = gsl_integration_workspace_alloc(1000);
+	if (!w)
+		abort();
+	old = gsl_set_error_handler_off();
+	rc = gsl_integration_qagiu(&f, 0, 1e-12, 1e-10, 1000, w, &res, &err);
+	gsl_set_error_handler(old);
+	gsl_integration_workspace_free(w);
+	return rc && rc != GSL_EROUND ? NAN : fmin(1.0, res);
+}
+
+struct mde_arg {
+	double na, nb, alpha, power;
+};
+
+static double mde_fn(double d, void *arg)
+{
+	const struct mde_arg *a = arg;
+
+	return cb_stats_power_t(d, a->na, a->nb, a->alpha) - a->power;
+}
+
+double cb_stats_mde_t(double na, double nb, double alpha, double power)
+{
+	struct mde_arg a = { na, nb, alpha, power };
+	gsl_function f = { .function = mde_fn, .params = &a };
+	gsl_root_fsolver *s;
+	double lo = 1e-6, hi = 1.0, d = NAN;
+	int i, rc = GSL_CONTINUE;
+
+	if (!(na >= 2 && nb >= 2) || !(power > alpha / 2 && power < 1))
+		return NAN;
+	/* bracket the root: power grows with d; 60 doublings is far past any real case */
+	for (i = 0; i < 60 && mde_fn(hi, &a) < 0; i++)
+		hi *= 2;
+	if (i == 60)
+		return NAN;
+	s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	if (!s)
+		abort();
+	gsl_root_fsolver_set(s, &f, lo, hi);
+	for (i = 0; i < 200 && rc == GSL_CONTINUE; i++) {
+		gsl_root_fsolver_iterate(s);
+		d = gsl_root_fsolver_root(s);
+		rc = gsl_root_test_interval(gsl_root_fsolver_x_lower(s), gsl_root_fsolver_x_upper(s),
+					    0, 1e-10);
+	}
+	gsl_root_fsolver_free(s);
+	return rc == GSL_SUCCESS ? d : NAN;
+}
+
+double cb_stats_min_p(size_t na, size_t nb)
+{
+	if (!na || !nb)
+		return 1.0;
+	/* 2 / C(na + nb, na), through the log of the binomial coefficient (no overflow) */
+	return fmin(1.0, 2 * exp(-gsl_sf_lnchoose((unsigned)(na + nb), (unsigned)na)));
+}
+
+/* which values of U the exact two-sided rank test rejects at @alpha (no ties) */
+static bool *mw_reject_table(size_t na, size_t nb, double alpha)
+{
+	size_t umax = na * nb, k;
+	double *c = u_counts(na, nb), total = 0, lower = 0, *up = calloc(umax + 2, sizeof(*up));
+	bool *rej = calloc(umax + 1, sizeof(*rej));
+
+	if (!up || !rej)
+		abort();
+	for (k = 0; k <= umax; k++)
+		total += c[k];
+	for (k = umax + 1; k-- > 0;)
+		up[k] = up[k + 1] + c[k];
+	for (k = 0; k <= umax; k++) {
+		lower += c[k];
+		rej[k] = 2 * fmin(lower, up[k]) / total < alpha;
+	}
+	free(c);
+	free(up);
+	return rej;
+}
+
+/*
+ * the power of the exact rank test against a shift of @d standard deviations of normal
+ * data: @iters pairs of samples drawn from mt19937 seeded with CB_STATS_MDE_SEED, the same
+ * draws for every @d (so the power rises with d and a bisection on it is well defined)
+ */
+static double mw_power_sim(size_t na, size_t nb, const bool *rej, double d, const double *z,
+			   size_t iters)
+{
+	size_t hits = 0;
+
+	for (size_t i = 0; i < iters; i++) {
+		const double *a = z + i * (na + nb), *b = a + na;
+		size_t u = 0;
+
+		for (size_t j = 0; j < na; j++)
+			for (size_t k = 0; k < nb; k++)
+				u += a[j] > b[k] + d;
+		hits += rej[u];
+	}
+	return (double)hits / (double)iters;
+}
+
+static double mde_mw_sim(size_t na, size_t nb, double alpha, double power)
+{
+	size_t iters = CB_STATS_MDE_ITERS, nz = iters * (na + nb);
+	double *z = malloc(nz * sizeof(*z)), lo = 0, hi = 1;
+	bool *rej = mw_reject_table(na, nb, alpha);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	if (!z || !r)
+		abort();
+	gsl_rng_set(r, CB_STATS_MDE_SEED);
+	for (size_t i = 0; i < nz; i++)
+		z[i] = gsl_ran_gaussian_ziggurat(r, 1);
+	gsl_rng_free(r);
+	while (hi < 1e3 && mw_power_sim(na, nb, rej, hi, z, iters) < power)
+		hi *= 2;
+	for (int i = 0; i < 40 && hi < 1e3; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (mw_power_sim(na, nb, rej, mid, z, iters) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	free(z);
+	free(rej);
+	return hi < 1e3 ? hi : INFINITY;
+}
+
+double cb_stats_mde_mw(size_t na, size_t nb, double alpha, double power)
+{
+	/* simulations are deterministic (seeded): remember the last few per (na, nb) */
+	static struct {
+		size_t na, nb;
+		double alpha, power, mde;
+	} cache[64];
+	static unsigned next;
+	double mde;
+
+	if (na < 2 || nb < 2)
+		return NAN;
+	if (cb_stats_min_p(na, nb) >= alpha)
+		return INFINITY;
+	if (na * nb > 2500)	/* large samples: the asymptotic (ARE) answer is good there */
+		return cb_stats_mde_t(na * CB_STATS_ARE_MW, nb * CB_STATS_ARE_MW, alpha, power);
+	for (unsigned i = 0; i < 64; i++)
+		if (cache[i].na == na && cache[i].nb == nb && cache[i].alpha == alpha &&
+		    cache[i].power == power)
+			return cache[i].mde;
+	mde = mde_mw_sim(na, nb, alpha, power);
+	cache[next % 64].na = na;
+	cache[next % 64].nb = nb;
+	cache[next % 64].alpha = alpha;
+	cache[next % 64].power = power;
+	cache[next % 64].mde = mde;
+	next++;
+	return mde;
+}
+
+long cb_stats_reps_for(double delta, double sd, double alpha, double power, long max)
+{
+	long lo = 2, hi = max, mid;
+
+	if (!(delta > 0) || max < 2)
+		return -1;
+	/* the fewest repetitions at which the exact rank test can reach alpha at all */
+	while (lo <= max && cb_stats_min_p((size_t)lo, (size_t)lo) >= alpha)
+		lo++;
+	if (lo > max)
+		return -1;
+	if (sd == 0 || cb_stats_mde_mw((size_t)lo, (size_t)lo, alpha, power) * sd <= delta)
+		return lo;
+	if (cb_stats_mde_mw((size_t)max, (size_t)max, alpha, power) * sd > delta)
+		return -1;
+	/* the MDE falls as n grows: bisect for the first n whose MDE is small enough */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (cb_stats_mde_mw((size_t)mid, (size_t)mid, alpha, power) * sd <= delta)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+double cb_stats_pooled_sd(const double *a, size_t na, const double *b, size_t nb)
+{
+	double va, vb;
+
+	if (na < 2 || nb < 2)
+		return NAN;
+	va = gsl_stats_variance(a, 1, na);
+	vb = gsl_stats_variance(b, 1, nb);
+	return sqrt(((na - 1) * va + (nb - 1) * vb) / (double)(na + nb - 2));
 }
