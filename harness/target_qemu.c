@@ -4,8 +4,10 @@
  * our initramfs; /init runs `compactbench agent` (the host target's code, inside the
  * guest) which writes the cell directory through a virtio-9p share of the run directory.
  *
- * Nested KVM hangs on the machines we know, so KVM is tried with a short probe timeout
- * and, if the guest does not come up, TCG is used for the rest of the run. The accel used
+ * Nested KVM hangs on some machines we know and makes QEMU abort at start on others
+ * ("failed to set MSR 0x10a"), so KVM is tried with a short probe timeout and, if the
+ * guest does not come up (QEMU still silent at the timeout, or exited before the guest's
+ * /init said it was up), TCG is used for the rest of the run. The accel used
  * goes into meta.json ("qemu" object). No network; the console is kept as console.log.
  */
 #include "initramfs.h"
@@ -32,7 +34,15 @@
 #define TAIL_BYTES 1200
 #define MAX_KERNELS 64
 
-enum boot_end { BOOT_EXITED, BOOT_NOT_UP, BOOT_TIMEOUT, BOOT_INTERRUPTED, BOOT_ERROR };
+/* BOOT_NOT_UP and BOOT_DIED_EARLY only while probing KVM: the caller falls back to TCG */
+enum boot_end {
+	BOOT_EXITED,
+	BOOT_NOT_UP,
+	BOOT_DIED_EARLY,
+	BOOT_TIMEOUT,
+	BOOT_INTERRUPTED,
+	BOOT_ERROR
+};
 
 static struct {
 	char image[MAX_KERNELS][PATH_MAX]; /* per [kernel] index */
@@ -208,6 +218,9 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 		nanosleep(&ts, NULL);
 	}
 	qs.total_s = (cb_now_ns() - t0) / 1e9;
+	/* QEMU itself gave up under KVM before the guest ran: that is the probe's answer */
+	if (!up && probe_s > 0)
+		return BOOT_DIED_EARLY;
 	return BOOT_EXITED;
 }
 
@@ -275,11 +288,19 @@ static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 	if (want_kvm()) {
 		if (boot(run, cell, console, "kvm", KVM_PROBE_S, &end) < 0)
 			return -1;
-		if (end == BOOT_NOT_UP) {
+		if (end == BOOT_NOT_UP)
 			cb_log("qemu: a KVM guest did not come up within %.0f s: TCG from now on",
 			       KVM_PROBE_S);
-			qs.kvm_failed = true;
+		if (end == BOOT_DIED_EARLY) {
+			char tail[TAIL_BYTES + 64];
+
+			console_tail(console, tail, sizeof(tail));
+			cb_log("qemu: QEMU exited under KVM before the guest came up: TCG from now "
+			       "on; its last words:\n%s", tail);
+			end = BOOT_NOT_UP;
 		}
+		if (end == BOOT_NOT_UP)
+			qs.kvm_failed = true;
 	} else {
 		end = BOOT_NOT_UP;
 	}
