@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,7 +283,9 @@ double cb_stats_power_t(double d, double na, double nb, double alpha)
 	if (!w)
 		abort();
 	old = gsl_set_error_handler_off();
-	rc = gsl_integration_qagiu(&f, 0, 1e-12, 1e-10, 1000, w, &res, &err);
+	/* the chi-square's mass lies within df +- 12 sd (sd = sqrt(2 df)); beyond it, < 1e-10 */
+	rc = gsl_integration_qags(&f, fmax(0, p.df - 12 * sqrt(2 * p.df)),
+				  p.df + 12 * sqrt(2 * p.df) + 20, 1e-12, 1e-10, 1000, w, &res, &err);
 	gsl_set_error_handler(old);
 	gsl_integration_workspace_free(w);
 	return rc && rc != GSL_EROUND ? NAN : fmin(1.0, res);
@@ -359,83 +362,117 @@ static bool *mw_reject_table(size_t na, size_t nb, double alpha)
 }
 
 /*
- * the power of the exact rank test against a shift of @d standard deviations of normal
- * data: @iters pairs of samples drawn from mt19937 seeded with CB_STATS_MDE_SEED, the same
- * draws for every @d (so the power rises with d and a bisection on it is well defined)
+ * The power of the exact rank test against a shift of d standard deviations of normal data,
+ * simulated: CB_STATS_MDE_ITERS pairs of samples from mt19937 seeded with CB_STATS_MDE_SEED,
+ * the same draws for every d. With the candidate sample shifted by d, U (pairs with a > b)
+ * is the number of differences a_j - b_k greater than d, so one pair of samples rejects
+ * exactly when d >= its (lo + 1)-th largest difference (U <= lo, the lower critical value)
+ * or d < its hi-th largest (U >= hi): two thresholds per pair, found once; the power at
+ * any d is then a count, and the MDE a bisection on it.
  */
-static double mw_power_sim(size_t na, size_t nb, const bool *rej, double d, const double *z,
-			   size_t iters)
+struct mw_sim {
+	double *lo_at, *hi_at;	/* per pair of samples: rejects for d >= lo_at or d < hi_at */
+	size_t iters;
+};
+
+static void mw_sim_make(struct mw_sim *sim, size_t na, size_t nb, double alpha)
+{
+	size_t umax = na * nb, clo = 0, chi = umax + 1, u;
+	bool *rej = mw_reject_table(na, nb, alpha);
+	double *x = malloc((na + nb) * sizeof(*x)), *diff = malloc(umax * sizeof(*diff));
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	bool any_lo = false;
+
+	sim->iters = CB_STATS_MDE_ITERS;
+	sim->lo_at = malloc(sim->iters * sizeof(double));
+	sim->hi_at = malloc(sim->iters * sizeof(double));
+	if (!x || !diff || !r || !sim->lo_at || !sim->hi_at)
+		abort();
+	for (u = 0; u <= umax / 2; u++)	/* the largest rejected U of the lower tail */
+		if (rej[u]) {
+			clo = u;
+			any_lo = true;
+		}
+	for (u = umax + 1; u-- > (umax + 1) / 2;)	/* the smallest of the upper tail */
+		if (rej[u])
+			chi = u;
+	gsl_rng_set(r, CB_STATS_MDE_SEED);
+	for (size_t i = 0; i < sim->iters; i++) {
+		for (size_t k = 0; k < na + nb; k++)
+			x[k] = gsl_ran_gaussian_ziggurat(r, 1);
+		for (size_t j = 0; j < na; j++)
+			for (size_t k = 0; k < nb; k++)
+				diff[j * nb + k] = x[j] - x[na + k];
+		gsl_sort(diff, 1, umax);	/* ascending: the m-th largest is diff[umax - m] */
+		sim->lo_at[i] = any_lo ? diff[umax - clo - 1] : INFINITY;
+		sim->hi_at[i] = chi <= umax ? diff[umax - chi] : -INFINITY;
+	}
+	gsl_rng_free(r);
+	free(rej);
+	free(x);
+	free(diff);
+}
+
+static double mw_sim_power(const struct mw_sim *sim, double d)
 {
 	size_t hits = 0;
 
-	for (size_t i = 0; i < iters; i++) {
-		const double *a = z + i * (na + nb), *b = a + na;
-		size_t u = 0;
-
-		for (size_t j = 0; j < na; j++)
-			for (size_t k = 0; k < nb; k++)
-				u += a[j] > b[k] + d;
-		hits += rej[u];
-	}
-	return (double)hits / (double)iters;
+	for (size_t i = 0; i < sim->iters; i++)
+		hits += d >= sim->lo_at[i] || d < sim->hi_at[i];
+	return (double)hits / (double)sim->iters;
 }
 
 static double mde_mw_sim(size_t na, size_t nb, double alpha, double power)
 {
-	size_t iters = CB_STATS_MDE_ITERS, nz = iters * (na + nb);
-	double *z = malloc(nz * sizeof(*z)), lo = 0, hi = 1;
-	bool *rej = mw_reject_table(na, nb, alpha);
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	struct mw_sim sim;
+	double lo = 0, hi = 1;
 
-	if (!z || !r)
-		abort();
-	gsl_rng_set(r, CB_STATS_MDE_SEED);
-	for (size_t i = 0; i < nz; i++)
-		z[i] = gsl_ran_gaussian_ziggurat(r, 1);
-	gsl_rng_free(r);
-	while (hi < 1e3 && mw_power_sim(na, nb, rej, hi, z, iters) < power)
+	mw_sim_make(&sim, na, nb, alpha);
+	while (hi < 1e3 && mw_sim_power(&sim, hi) < power)
 		hi *= 2;
 	for (int i = 0; i < 40 && hi < 1e3; i++) {
 		double mid = (lo + hi) / 2;
 
-		if (mw_power_sim(na, nb, rej, mid, z, iters) < power)
+		if (mw_sim_power(&sim, mid) < power)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	free(z);
-	free(rej);
+	free(sim.lo_at);
+	free(sim.hi_at);
 	return hi < 1e3 ? hi : INFINITY;
 }
 
 double cb_stats_mde_mw(size_t na, size_t nb, double alpha, double power)
 {
-	/* simulations are deterministic (seeded): remember the last few per (na, nb) */
+	/*
+	 * the simulation is deterministic (seeded) and costs ~0.1 s: keep each (na, nb) it
+	 * can be asked for (na * nb <= CB_STATS_MDE_SIM_MAX <= 200: each under 201)
+	 */
 	static struct {
-		size_t na, nb;
+		bool set;
 		double alpha, power, mde;
-	} cache[64];
-	static unsigned next;
-	double mde;
+	} cache[201][201];
 
 	if (na < 2 || nb < 2)
 		return NAN;
 	if (cb_stats_min_p(na, nb) >= alpha)
 		return INFINITY;
-	if (na * nb > 2500)	/* large samples: the asymptotic (ARE) answer is good there */
+	if (na * nb > CB_STATS_MDE_SIM_MAX)	/* large samples: the asymptotic (ARE) answer */
 		return cb_stats_mde_t(na * CB_STATS_ARE_MW, nb * CB_STATS_ARE_MW, alpha, power);
-	for (unsigned i = 0; i < 64; i++)
-		if (cache[i].na == na && cache[i].nb == nb && cache[i].alpha == alpha &&
-		    cache[i].power == power)
-			return cache[i].mde;
-	mde = mde_mw_sim(na, nb, alpha, power);
-	cache[next % 64].na = na;
-	cache[next % 64].nb = nb;
-	cache[next % 64].alpha = alpha;
-	cache[next % 64].power = power;
-	cache[next % 64].mde = mde;
-	next++;
-	return mde;
+	if (!cache[na][nb].set || cache[na][nb].alpha != alpha || cache[na][nb].power != power) {
+		cache[na][nb].mde = mde_mw_sim(na, nb, alpha, power);
+		cache[na][nb].alpha = alpha;
+		cache[na][nb].power = power;
+		cache[na][nb].set = true;
+	}
+	return cache[na][nb].mde;
+}
+
+/* the MDE of the t test with n * ARE repetitions a side: the rank test's, asymptotically */
+static double mde_are(long n, double alpha, double power)
+{
+	return cb_stats_mde_t(n * CB_STATS_ARE_MW, n * CB_STATS_ARE_MW, alpha, power);
 }
 
 long cb_stats_reps_for(double delta, double sd, double alpha, double power, long max)
@@ -451,16 +488,21 @@ long cb_stats_reps_for(double delta, double sd, double alpha, double power, long
 		return -1;
 	if (sd == 0 || cb_stats_mde_mw((size_t)lo, (size_t)lo, alpha, power) * sd <= delta)
 		return lo;
-	if (cb_stats_mde_mw((size_t)max, (size_t)max, alpha, power) * sd > delta)
+	if (mde_are(max, alpha, power) * sd > delta)
 		return -1;
-	/* the MDE falls as n grows: bisect for the first n whose MDE is small enough */
+	/*
+	 * bisect on the asymptotic MDE (cheap), then step up on the simulated one, which is
+	 * larger at small n: one or two simulations instead of one per bisection step
+	 */
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
-		if (cb_stats_mde_mw((size_t)mid, (size_t)mid, alpha, power) * sd <= delta)
+		if (mde_are(mid, alpha, power) * sd <= delta)
 			hi = mid;
 		else
 			lo = mid;
 	}
+	while (hi < max && cb_stats_mde_mw((size_t)hi, (size_t)hi, alpha, power) * sd > delta)
+		hi++;
 	return hi;
 }
 

@@ -66,7 +66,7 @@ int cb_stats_trend(const double *y, size_t n, double *slope, double *p);
  * values (non-integer counts allowed) against a true difference of @d standard deviations:
  * P(T' > t(1 - alpha/2, df)) for the noncentral t T' (df = na + nb - 2, ncp =
  * d / sqrt(1/na + 1/nb)), the far tail left out as R's power.t.test does by default. The
- * noncentral t is integrated over its chi-square mixing variable with GSL's QAGIU (GSL has
+ * noncentral t is integrated over its chi-square mixing variable with GSL's QAGS (GSL has
  * no noncentral t). Returns the power, or NAN.
  */
 double cb_stats_power_t(double d, double na, double nb, double alpha);
@@ -84,15 +84,17 @@ double cb_stats_mde_t(double na, double nb, double alpha, double power);
 
 #define CB_STATS_MDE_SEED 20171	/* the rank test's power simulation: fixed, reproducible */
 #define CB_STATS_MDE_ITERS 20000
+#define CB_STATS_MDE_SIM_MAX 100	/* na * nb above this: the ARE approximation (within ~3%) */
 
 /*
  * cb_stats_mde_mw - the same for the exact Mann-Whitney test compare uses, by simulation:
  * the shift of normal data (in standard deviations) at which the exact two-sided rank test
  * at @alpha rejects in a fraction @power of CB_STATS_MDE_ITERS simulated pairs of samples
  * (mt19937, seed CB_STATS_MDE_SEED; Monte Carlo standard error of the power about 0.003),
- * found by bisection. Above 2500 pairs of values, the t test's MDE with the repetitions
- * scaled by the ARE (Noether). Infinite when the exact test cannot reach @alpha at all
- * with these repetitions (cb_stats_min_p). NAN below 2 a side.
+ * found by bisection. Above CB_STATS_MDE_SIM_MAX pairs of values (10 a side), the t test's
+ * MDE with the repetitions scaled by the ARE (Noether), which the simulation approaches
+ * from above as n grows (3% apart at 10 a side). Infinite when the exact test cannot reach
+ * @alpha at all with these repetitions (cb_stats_min_p). NAN below 2 a side.
  */
 double cb_stats_mde_mw(size_t na, size_t nb, double alpha, double power);
 

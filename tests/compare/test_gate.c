@@ -77,7 +77,7 @@ static int gate(const char *a, const char *b, const char *extra)
 	return rc;
 }
 
-static const struct spec base = { .reps = 5, .p99 = 2e6, .total = 3e8, .noise = 0.05 };
+static const struct spec base = { .reps = 5, .p99 = 2e6, .total = 3e8, .noise = 0.02 };
 
 static void test_aa_passes(void **state)
 {
