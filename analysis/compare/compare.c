@@ -95,7 +95,8 @@ static void fmt_ci(char *buf, size_t size, const struct cb_judgement *j, const c
 		scale = 0.01;
 		u = " pp";
 	}
-	snprintf(buf, size, "[%+.2g, %+.2g]%s", j->diff.lo / scale, j->diff.hi / scale, u);
+	snprintf(buf, size, big / scale >= 100 ? "[%+.0f, %+.0f]%s" : "[%+.2g, %+.2g]%s",
+		 j->diff.lo / scale + 0.0, j->diff.hi / scale + 0.0, u);
 }
 
 /* the verdict column: better/worse where significant, else the detectable change */
@@ -331,13 +332,15 @@ static void print_header(FILE *out, const struct view *v, const char *wl, const 
 
 static void print_legend(FILE *out, const struct view *v, int hidden)
 {
-	fprintf(out, "%s%.0f%% CI; better/worse: p < %.2g and the CI excludes 0; mde X: not "
-		"significant, and\nthese reps could have seen a change of X or more (80%% power); "
-		"need N: too few reps\nto judge, N a side would see the change (at least 10%%)",
-		v->f == FMT_MD ? "\n" : "", v->conf * 100, 1 - v->conf);
+	const char *nl = v->f == FMT_MD ? " " : "\n";
+
+	fprintf(out, "%s%.0f%% CI. better/worse: p < %.2g and the CI excludes 0. mde X: not "
+		"significant;%sthese reps could have seen a change of X or more (80%% power). "
+		"need N: too few%sreps to judge; N a side would see the change (at least 10%%).",
+		v->f == FMT_MD ? "\n" : "", v->conf * 100, 1 - v->conf, nl, nl);
 	if (hidden)
-		fprintf(out, "; %d row(s) zero or empty on both sides left out", hidden);
-	fprintf(out, "%s\n", v->all ? "" : "; --all for every metric");
+		fprintf(out, "%s%d row(s) zero or empty on both sides left out.", nl, hidden);
+	fprintf(out, "%s\n", v->all ? "" : " --all: every metric.");
 }
 
 static void print_pair(FILE *out, const struct view *v, struct json_object *all,

@@ -91,6 +91,8 @@ void cb_fmt_value(char *buf, size_t len, double v, const char *unit)
 {
 	double a = fabs(v);
 
+	if (v == 0)
+		v = 0;	/* no "-0" */
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (isinf(v))
@@ -197,7 +199,12 @@ void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, cons
 		return;
 	case CB_J_CANNOT_JUDGE:
 		fmt_target(x, sizeof(x), j, unit);
-		if (j->reps_needed < 0)
+		if (isnan(j->sd))
+			snprintf(buf, len, "cannot judge %s: %s vs %s with %zu and %zu reps; the rank "
+				 "test needs at least %ld reps each to reach p < %.2g (and these are too "
+				 "few to estimate the spread)", label, vb, va, j->nb, j->na,
+				 j->reps_needed, 1 - conf);
+		else if (j->reps_needed < 0)
 			snprintf(buf, len, "cannot judge %s: %zu and %zu reps; a change of %s would "
 				 "need more than %d reps each", label, j->nb, j->na, x,
 				 CB_VERDICT_MAX_REPS);
