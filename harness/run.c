@@ -640,16 +640,10 @@ static void analyze_run(struct cb_run *run, bool whole)
 	}
 	{
 		char *plot[] = { "plot", run->dir, NULL };
-		FILE *saved = stdout;
 
 		/* the chart paths are for `plot`'s own users; here one line says where they are */
-		fflush(stdout);
-		stdout = fopen("/dev/null", "w");
-		if (stdout && cmd_plot(2, plot) != 0)
+		if (run_into("/dev/null", cmd_plot, 2, plot) > 0)
 			cb_log("the charts could not be drawn (see %s/charts/gnuplot.log)", run->dir);
-		if (stdout)
-			fclose(stdout);
-		stdout = saved;
 	}
 	printf("\nresults: %s\nreport:  %s/report.md (and report.html)\ncharts:  %s/charts/\n",
 	       run->dir, run->dir, run->dir);
