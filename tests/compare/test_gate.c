@@ -297,18 +297,20 @@ static void test_junit(void **state)
 }
 
 /*
- * An A/A of the default matrix decides: configs/default.ini's groups (7: both kernels, four
- * settings, the demand setting on the patched kernel only) and its reps, two runs drawn from
- * one distribution with the noise assumed of a TCG run (lognormal sigma 0.3 on the p99 stall:
- * the headline run's p99 medians of a workload vary by about that across settings), gated as
- * `run` gates (--metric dc_stall_p99_ns --max-mde 100%): exit 0 or 1, never 3.
+ * An A/A of the default matrix decides: configs/default.ini's groups (5: none, proactive-20
+ * and wmark on stock 6.1, none and demand on the patched kernel) and its reps, two runs
+ * drawn from one distribution with the noise assumed of a TCG run (lognormal sigma 0.4 on
+ * the p99 stall: the log-sd of `none`'s p99 over 4 repetitions of a real run of this workload
+ * was 0.4; at 0.45 the same gate decides in about 8 of 10), gated as `run` gates (--metric
+ * dc_stall_p99_ns --max-mde 100%): exit 0 or 1, never 3.
  */
+#define P99_SIGMA 0.4
+
 static const char *make_matrix(const char *name, int reps)
 {
 	static const char *const groups[][2] = {
 		{ "linux61", "none" }, { "linux61", "proactive-20" }, { "linux61", "wmark" },
-		{ "linux61-demand", "none" }, { "linux61-demand", "proactive-20" },
-		{ "linux61-demand", "demand" }, { "linux61-demand", "wmark" },
+		{ "linux61-demand", "none" }, { "linux61-demand", "demand" },
 	};
 	static char d[700];
 	char path[900], text[512], id[128];
@@ -322,7 +324,7 @@ static const char *make_matrix(const char *name, int reps)
 	f = fopen(path, "w");
 	fprintf(f, "{\"schema\":1,\"config_sha256\":\"default\",\"cells\":[");
 	for (int r = 1; r <= reps; r++) {
-		for (size_t g = 0; g < 7; g++) {
+		for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
 			snprintf(id, sizeof(id), "%s.%s.thp-frag.r%d", groups[g][0], groups[g][1], r);
 			fprintf(f, "%s{\"id\":\"%s\",\"kernel\":\"%s\",\"setting\":\"%s\","
 				   "\"workload\":\"thp-frag\",\"rep\":%d}", n++ ? "," : "", id,
@@ -331,7 +333,7 @@ static const char *make_matrix(const char *name, int reps)
 			assert_int_equal(cb_mkdir_p(path), 0);
 			snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,\"metrics\":{"
 				 "\"dc_stall_p99_ns\":%.0f,\"dc_stall_total_ns\":%.0f}}\n",
-				 8e6 * exp(gsl_ran_gaussian(rng, 0.3)),
+				 8e6 * exp(gsl_ran_gaussian(rng, P99_SIGMA)),
 				 7e7 * exp(gsl_ran_gaussian(rng, 0.5)));
 			snprintf(path, sizeof(path), "%s/%s/summary.json", d, id);
 			assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
