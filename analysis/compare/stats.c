@@ -212,23 +212,6 @@ double cb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t
 	return fmin(1.0, 2 * gsl_cdf_ugaussian_Q(fabs(z)));
 }
 
-long cb_stats_reps_needed(const double *a, size_t na, const double *b, size_t nb, double alpha,
-			  double power)
-{
-	double va, vb, sd, delta, z;
-
-	if (na < 2 || nb < 2)
-		return -1;
-	va = gsl_stats_variance(a, 1, na);
-	vb = gsl_stats_variance(b, 1, nb);
-	sd = sqrt(((na - 1) * va + (nb - 1) * vb) / (double)(na + nb - 2));
-	delta = fabs(cb_stats_median(b, nb) - cb_stats_median(a, na));
-	if (delta == 0 || sd == 0)
-		return 0;
-	z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(power);
-	return (long)ceil(2 * pow(z * sd / delta, 2));
-}
-
 int cb_stats_trend(const double *y, size_t n, double *slope, double *p)
 {
 	double *x, c0, c1, cov00, cov01, cov11, sumsq, t;

@@ -45,15 +45,6 @@ int cb_stats_bootstrap_median(const double *x, size_t n, double conf, unsigned l
 double cb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u);
 
 /*
- * cb_stats_reps_needed - repetitions per group for a two-sided test at @alpha to detect
- * the observed median difference with @power, from the pooled standard deviation (normal
- * approximation: n = 2 ((z(1-alpha/2) + z(power)) sd / delta)^2). Returns 0 when there is
- * no difference to detect or no spread, -1 with fewer than 2 values in a group.
- */
-long cb_stats_reps_needed(const double *a, size_t na, const double *b, size_t nb, double alpha,
-			  double power);
-
-/*
  * cb_stats_trend - least-squares slope of @y against repetition order (1, 2, ... n) and the
  * two-sided p-value of the slope's t statistic (n - 2 degrees of freedom): drift from one
  * repetition to the next, which can masquerade as a difference between settings.
