@@ -41,6 +41,7 @@ ST_GET(g_runs, s->direct_runs)
 ST_GET(g_khugepaged, s->khugepaged)
 ST_GET(g_bg, s->bg_runs[arg])
 ST_GET(g_cut, s->cut_by_loss)
+ST_GET(g_worked, s->stalls - s->no_run)
 
 /* the percentile cb_pct_q[@arg] of every stall */
 static bool g_pct(const struct cb_metric_in *in, int arg, double *v)
@@ -257,8 +258,11 @@ static bool g_energy_rapl(const struct cb_metric_in *in, int arg, double *v)
 	return true;
 }
 
-#define ROW(n, u, b, src, g, a, h) \
-	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = src, .get = g, .arg = a, .help = h }
+#define ROWK(k, n, u, b, src, g, a, h)                                                  \
+	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = src, .get = g, .arg = a,   \
+	  .help = h, .key = k }
+#define ROW(n, u, b, src, g, a, h) ROWK(0, n, u, b, src, g, a, h)
+#define TK(k, n, u, b, g, a, h) ROWK(k, n, u, b, CB_SRC_TRACE, g, a, h)
 #define T(n, u, b, g, h) ROW(n, u, b, CB_SRC_TRACE, g, 0, h)
 #define TA(n, u, b, g, a, h) ROW(n, u, b, CB_SRC_TRACE, g, a, h)
 #define V(n, u, b, key, h)                                                             \
@@ -266,6 +270,7 @@ static bool g_energy_rapl(const struct cb_metric_in *in, int arg, double *v)
 	  .vmstat = key, .help = h }
 #define W(n, u, b, g, h) ROW(n, u, b, CB_SRC_WORKLOAD, g, 0, h)
 #define A(n, u, b, g, a, h) ROW(n, u, b, CB_SRC_AGENT, g, a, h)
+#define AK(k, n, u, b, g, a, h) ROWK(k, n, u, b, CB_SRC_AGENT, g, a, h)
 
 #define ORIGIN_ROWS(O, o, i)                                                                    \
 	[CB_M_DC_STALLS_##O] = TA("dc_stalls_" o, "count", LOWER, g_origin, (i) * 3,           \
@@ -294,11 +299,11 @@ static bool g_energy_rapl(const struct cb_metric_in *in, int arg, double *v)
 const struct cb_metric cb_metrics[CB_M_NR] = {
 	[CB_M_DC_STALLS] = T("dc_stalls", "count", LOWER, g_stalls,
 		"direct compaction stalls: attempts that count as a compact_stall"),
-	[CB_M_DC_STALL_TOTAL_NS] = T("dc_stall_total_ns", "ns", LOWER, g_total,
+	[CB_M_DC_STALL_TOTAL_NS] = TK(1, "dc_stall_total_ns", "ns", LOWER, g_total, 0,
 		"sum of stall durations (direct compaction time summed over tasks)"),
-	[CB_M_DC_STALL_P50_NS] = TA("dc_stall_p50_ns", "ns", LOWER, g_pct, CB_P50,
+	[CB_M_DC_STALL_P50_NS] = TK(3, "dc_stall_p50_ns", "ns", LOWER, g_pct, CB_P50,
 		"median stall duration (GSL quantile, linear interpolation)"),
-	[CB_M_DC_STALL_P99_NS] = TA("dc_stall_p99_ns", "ns", LOWER, g_pct, CB_P99,
+	[CB_M_DC_STALL_P99_NS] = TK(4, "dc_stall_p99_ns", "ns", LOWER, g_pct, CB_P99,
 		"99th percentile stall duration (GSL quantile, linear interpolation)"),
 	[CB_M_DC_STALL_MAX_NS] = T("dc_stall_max_ns", "ns", LOWER, g_max,
 		"longest stall"),
@@ -328,7 +333,8 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"attempts open when the ring buffer lost events: counted apart, not in dc_stalls"),
 	[CB_M_ALLOC_HI] = T("alloc_high_order", "count", NONE, g_alloc_hi,
 		"kmem:mm_page_alloc events of order > 0 in the window (failed ones included)"),
-	[CB_M_ALLOC_HI_FAILED] = T("alloc_high_order_failed", "count", LOWER, g_alloc_hi_failed,
+	[CB_M_ALLOC_HI_FAILED] = TK(7, "alloc_high_order_failed", "count", LOWER,
+		g_alloc_hi_failed, 0,
 		"of those, the failed ones (no page): the caller fell back to smaller pages, e.g. "
 		"network buffers tried without direct reclaim, so no stall shows the shortage"),
 	[CB_M_DC_PER_1K_ALLOC] = T("dc_stalls_per_1k_alloc", "ratio", LOWER, g_per_1k,
@@ -397,14 +403,15 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"/proc/vmstat compact_daemon_migrate_scanned delta (kcompactd, proactive too)"),
 	[CB_M_VM_COMPACT_DAEMON_FREE_SCANNED] = V("vm_compact_daemon_free_scanned", "pages", NONE,
 		"compact_daemon_free_scanned", "/proc/vmstat compact_daemon_free_scanned delta"),
-	[CB_M_THP_SUCCESS_RATE_VMSTAT] = ROW("thp_success_rate_vmstat", "ratio", HIGHER,
+	[CB_M_THP_SUCCESS_RATE_VMSTAT] = ROWK(6, "thp_success_rate_vmstat", "ratio", HIGHER,
 		CB_SRC_VMSTAT, g_thp_rate_vm, 0,
 		"thp_fault_alloc / (thp_fault_alloc + thp_fault_fallback); null if both 0"),
 	[CB_M_WL_THP_HUGE] = W("wl_thp_huge", "count", HIGHER, g_wl_huge,
 		"regions the THP workload found huge (its summary line)"),
 	[CB_M_WL_THP_BASE] = W("wl_thp_base", "count", LOWER, g_wl_base,
 		"regions it found backed by base pages"),
-	[CB_M_WL_THP_SUCCESS_RATE] = W("wl_thp_success_rate", "ratio", HIGHER, g_wl_rate,
+	[CB_M_WL_THP_SUCCESS_RATE] = ROWK(5, "wl_thp_success_rate", "ratio", HIGHER,
+		CB_SRC_WORKLOAD, g_wl_rate, 0,
 		"the workload's own THP success rate"),
 	[CB_M_WL_FAULT_P50_NS] = W("wl_fault_p50_ns", "ns", LOWER, g_wl_p50,
 		"median first-touch time of a huge-page-sized region, as the workload timed it"),
@@ -414,7 +421,7 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"CPU time of kcompactd* threads (cpu.after - cpu.before; schedstat, else stat)"),
 	[CB_M_CPU_KHUGEPAGED_NS] = A("cpu_khugepaged_ns", "ns", LOWER, g_cpu, 1,
 		"CPU time of khugepaged"),
-	[CB_M_CPU_BACKGROUND_NS] = A("cpu_background_ns", "ns", LOWER, g_cpu, 2,
+	[CB_M_CPU_BACKGROUND_NS] = AK(8, "cpu_background_ns", "ns", LOWER, g_cpu, 2,
 		"cpu_kcompactd_ns + cpu_khugepaged_ns + cpu_policy_ns: the background cost"),
 	[CB_M_CPU_POLICY_NS] = A("cpu_policy_ns", "ns", LOWER, g_policy, 0,
 		"CPU time (user + system, its compaction writes included) of the user-space "
@@ -425,11 +432,15 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"fragmentation score at the last sample"),
 	[CB_M_FRAG_SCORE_MAX] = A("frag_score_max", "score", LOWER, g_frag, 2,
 		"largest fragmentation score over the samples"),
-	[CB_M_ENERGY_MODELED_J] = A("energy_modeled_j", "J", LOWER, g_energy_modeled, 0,
+	[CB_M_ENERGY_MODELED_J] = AK(9, "energy_modeled_j", "J", LOWER, g_energy_modeled, 0,
 		"modeled: (cpu_background_ns + dc_stall_total_ns) x watts per busy core"),
-	[CB_M_ENERGY_RAPL_J] = A("energy_rapl_j", "J", LOWER, g_energy_rapl, 0,
+	[CB_M_ENERGY_RAPL_J] = AK(10, "energy_rapl_j", "J", LOWER, g_energy_rapl, 0,
 		"measured RAPL energy over the cell, package + DRAM: powercap (wrap-around "
 		"handled), else perf's power PMU; null without either (summary energy.source)"),
+	[CB_M_DC_STALLS_WORKED] = TK(2, "dc_stalls_worked", "count", LOWER, g_worked, 0,
+		"stalls that did compaction work: dc_stalls less dc_stalls_deferred_only (a "
+		"stall in which every zone was deferred costs ~1 us and moves no page; "
+		"compact_stall counts those too). The verdict's count"),
 };
 
 int cb_metric_find(const char *name)
@@ -495,13 +506,17 @@ void cb_metrics_print_table(FILE *out)
 {
 	int i;
 
-	fprintf(out, "| metric | unit | better | source | reps aggregate by | meaning |\n");
-	fprintf(out, "| --- | --- | --- | --- | --- | --- |\n");
+	fprintf(out, "| metric | unit | better | source | reps aggregate by | key | meaning |\n");
+	fprintf(out, "| --- | --- | --- | --- | --- | ---: | --- |\n");
 	for (i = 0; i < CB_M_NR; i++) {
 		const struct cb_metric *m = &cb_metrics[i];
 
-		fprintf(out, "| `%s` | %s | %s | %s | %s | %s |\n", m->name, m->unit,
+		char key[8] = "";
+
+		if (m->key)
+			snprintf(key, sizeof(key), "%d", m->key);
+		fprintf(out, "| `%s` | %s | %s | %s | %s | %s | %s |\n", m->name, m->unit,
 			cb_better_names[m->better], cb_source_names[m->source],
-			cb_agg_names[m->agg], m->help);
+			cb_agg_names[m->agg], key, m->help);
 	}
 }

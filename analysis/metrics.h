@@ -101,6 +101,7 @@ enum cb_metric_id {
 	CB_M_FRAG_SCORE_MAX,
 	CB_M_ENERGY_MODELED_J,
 	CB_M_ENERGY_RAPL_J,
+	CB_M_DC_STALLS_WORKED,
 	CB_M_NR
 };
 
@@ -139,6 +140,8 @@ struct cb_metric {
 	bool (*get)(const struct cb_metric_in *in, int arg, double *v);
 	int arg;
 	const char *help;
+	/* a key metric (compare's default view, a cover letter's rows): its place, from 1; 0: not */
+	int key;
 };
 
 extern const struct cb_metric cb_metrics[CB_M_NR];

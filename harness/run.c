@@ -76,7 +76,10 @@ static const char run_usage[] =
 	"\n"
 	"Run every cell of the matrix in CONFIG (kernels x settings x workloads x reps, reps\n"
 	"interleaved), write results/<name>-<time>/ (or DIR), restore every knob, then analyze:\n"
-	"print the per-setting table and the verdict, and write report.md.\n"
+	"print the per-setting table and the verdict (each setting against the first, per kernel\n"
+	"and workload: stall time and stalls that did compaction work, a difference only where\n"
+	"it is significant, else the change the repetitions could have seen), one gate line per\n"
+	"setting, and where the rest is: report.md, compare.txt, gate-SETTING.txt/.xml, charts.\n"
 	"\n"
 	"Cells of a host kernel whose `release` is not the booted kernel are not run: they are\n"
 	"listed as pending. Boot that kernel and continue the same run with -o DIR --resume.\n"
@@ -416,24 +419,52 @@ static void cell_figures(const char *cell_dir, char *buf, size_t size)
 		snprintf(buf + strlen(buf), size - strlen(buf), ", THP success %.1f%%", 100 * v[2]);
 }
 
+/* run @fn(argc, argv) with its stdout into @path; returns its exit code, or -1 */
+static int run_into(const char *path, int (*fn)(int, char **), int argc, char **argv)
+{
+	FILE *saved = stdout, *f;
+	int rc;
+
+	fflush(stdout);
+	f = fopen(path, "w");
+	if (!f) {
+		cb_log("%s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	stdout = f;
+	rc = fn(argc, argv);
+	stdout = saved;
+	fclose(f);
+	return rc;
+}
+
 /*
- * the gate's verdict for each setting against the first one, on the default metrics: what
- * a CI job would say if the first setting were the baseline and this one the candidate
+ * the gate's verdict for each setting against the first one, on the p99 stall: what a CI
+ * job would say if the first setting were the baseline and this one the candidate. One line
+ * each; the reasons go to gate-SETTING.txt (and .xml, JUnit) in the run. The run's gate asks
+ * for the power to see a doubling (--max-mde 100%), what the default matrix's repetitions
+ * give on stall latency under TCG; stall time, bimodal under the policies, is the verdict's
+ * (README: the default matrix).
  */
 static void gate_settings(const struct cb_run *run)
 {
+	static const char *const names[] = { "pass", "REGRESSION", "bad input", "inconclusive" };
 	char base[PATH_MAX + CB_NAME_MAX + 2], cand[PATH_MAX + CB_NAME_MAX + 2];
+	char txt[PATH_MAX + CB_NAME_MAX + 16], xml[PATH_MAX + CB_NAME_MAX + 16];
 
 	for (size_t i = 1; i < run->cfg->nr_settings; i++) {
-		char *args[] = { "gate", "--baseline", base, "--candidate", cand, NULL };
+		const char *s = run->cfg->settings[i].name;
+		char *args[] = { "gate", "--baseline", base, "--candidate", cand, "--metric",
+				 "dc_stall_p99_ns", "--max-mde", "100%", "--junit", xml, NULL };
+		int rc;
 
 		snprintf(base, sizeof(base), "%s:%s", run->dir, run->cfg->settings[0].name);
-		snprintf(cand, sizeof(cand), "%s:%s", run->dir, run->cfg->settings[i].name);
-		printf("\ngate: '%s' as candidate against '%s' as baseline\n",
-		       run->cfg->settings[i].name, run->cfg->settings[0].name);
-		fflush(stdout);
-		cmd_gate(5, args);
-		fflush(stdout);
+		snprintf(cand, sizeof(cand), "%s:%s", run->dir, s);
+		snprintf(txt, sizeof(txt), "%s/gate-%s.txt", run->dir, s);
+		snprintf(xml, sizeof(xml), "%s/gate-%s.xml", run->dir, s);
+		rc = run_into(txt, cmd_gate, 11, args);
+		printf("gate: '%s' against '%s': %s (why: %s)\n", s, run->cfg->settings[0].name,
+		       rc >= 0 && rc <= 3 ? names[rc] : "not run", txt);
 	}
 }
 
@@ -597,25 +628,23 @@ static void analyze_run(struct cb_run *run, bool whole)
 		return;
 	}
 	if (cfg->nr_settings > 1) {
-		char *cmp[] = { "compare", run->dir, NULL };
+		char *cmp[] = { "compare", run->dir, NULL }, path[PATH_MAX + 16];
 
+		/* the verdict above is the summary; the tables go to files, one line says where */
 		printf("\n");
-		fflush(stdout);
-		cmd_compare(2, cmp);
+		snprintf(path, sizeof(path), "%s/compare.txt", run->dir);
+		if (run_into(path, cmd_compare, 2, cmp) >= 0)
+			printf("compare: %s (the key metrics of every setting against '%s'; "
+			       "`compactbench compare --all %s` for every metric)\n", path,
+			       cfg->settings[0].name, run->dir);
 		gate_settings(run);
 	}
 	{
 		char *plot[] = { "plot", run->dir, NULL };
-		FILE *saved = stdout;
 
 		/* the chart paths are for `plot`'s own users; here one line says where they are */
-		fflush(stdout);
-		stdout = fopen("/dev/null", "w");
-		if (stdout && cmd_plot(2, plot) != 0)
+		if (run_into("/dev/null", cmd_plot, 2, plot) > 0)
 			cb_log("the charts could not be drawn (see %s/charts/gnuplot.log)", run->dir);
-		if (stdout)
-			fclose(stdout);
-		stdout = saved;
 	}
 	printf("\nresults: %s\nreport:  %s/report.md (and report.html)\ncharts:  %s/charts/\n",
 	       run->dir, run->dir, run->dir);

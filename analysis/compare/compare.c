@@ -21,74 +21,134 @@ int cb_compare_metric(const struct cb_group *a, const struct cb_group *b, int m,
 		      struct cb_cmp_row *row)
 {
 	double *va = calloc(a->n + 1, sizeof(double)), *vb = calloc(b->n + 1, sizeof(double));
-	enum cb_better better = cb_metrics[m].better;
+	size_t na, nb;
+	int rc;
 
 	if (!va || !vb)
 		abort();
-	memset(row, 0, sizeof(*row));
 	row->metric = m;
-	row->p = row->delta_pct = NAN;
-	row->diff.lo = row->diff.hi = row->rel.lo = row->rel.hi = NAN;
-	row->na = cb_group_values(a, m, va);
-	row->nb = cb_group_values(b, m, vb);
-	if (!row->na || !row->nb) {
-		free(va);
-		free(vb);
-		return -1;
-	}
-	row->ma = cb_stats_median(va, row->na);
-	row->mb = cb_stats_median(vb, row->nb);
-	if (row->ma != 0)
-		row->delta_pct = (row->mb - row->ma) / fabs(row->ma) * 100;
-	cb_stats_bootstrap(va, row->na, vb, row->nb, conf, CB_BOOTSTRAP_SEED, CB_BOOTSTRAP_ITERS,
-			   &row->diff, &row->rel);
-	if (row->na >= 2 && row->nb >= 2)
-		row->p = cb_stats_mann_whitney(vb, row->nb, va, row->na, NULL);
-	row->significant = !isnan(row->p) && row->p < 1 - conf &&
-			   (row->diff.lo > 0 || row->diff.hi < 0);
-	row->worse = (better == CB_BETTER_LOWER && row->mb > row->ma) ||
-		     (better == CB_BETTER_HIGHER && row->mb < row->ma);
-	if (!row->significant)
-		row->reps_needed = cb_stats_reps_needed(va, row->na, vb, row->nb, 1 - conf, 0.8);
+	na = cb_group_values(a, m, va);
+	nb = cb_group_values(b, m, vb);
+	rc = cb_judge(va, na, vb, nb, cb_metrics[m].better, conf, &row->j);
 	free(va);
 	free(vb);
-	return 0;
+	return rc;
 }
 
 enum fmt { FMT_TEXT, FMT_MD, FMT_JSON };
 
-static void fmt_num(char *buf, size_t size, double v)
+/* what one pair prints: the options of this compare */
+struct view {
+	enum fmt f;
+	bool all;
+	double conf;
+};
+
+/* whether a row is worth a line: a value somewhere, and not zero everywhere */
+static bool row_shown(const struct cb_cmp_row *r)
 {
-	if (isnan(v))
-		snprintf(buf, size, "-");
-	else if (fabs(v) >= 1e6 || (fabs(v) < 1e-3 && v != 0))
-		snprintf(buf, size, "%.4g", v);
-	else if (v == floor(v))
-		snprintf(buf, size, "%.0f", v);
-	else
-		snprintf(buf, size, "%.4g", v);
+	const struct cb_judgement *j = &r->j;
+
+	if (!j->na && !j->nb)
+		return false;
+	if (j->state == CB_J_NO_VALUE)
+		return true;
+	return !(j->ma == 0 && j->mb == 0 && (j->sd == 0 || (isnan(j->sd) && j->diff.lo == 0 &&
+							     j->diff.hi == 0)));
 }
 
-static void fmt_pct(char *buf, size_t size, double v)
+/* the metrics of the view in order: the key metrics by their place, or every one */
+static int view_metrics(const struct view *v, int *out)
 {
-	if (isnan(v))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%+.1f%%", v);
-}
+	int n = 0;
 
-static void fmt_ci(char *buf, size_t size, const struct cb_cmp_row *r)
-{
-	char lo[32], hi[32];
-
-	if (!isnan(r->rel.lo)) {
-		fmt_pct(lo, sizeof(lo), r->rel.lo * 100);
-		fmt_pct(hi, sizeof(hi), r->rel.hi * 100);
-	} else {
-		fmt_num(lo, sizeof(lo), r->diff.lo);
-		fmt_num(hi, sizeof(hi), r->diff.hi);
+	if (v->all) {
+		for (int m = 0; m < CB_M_NR; m++)
+			out[n++] = m;
+		return n;
 	}
-	snprintf(buf, size, "[%s, %s]", lo, hi);
+	for (int k = 1; k <= CB_M_NR; k++)
+		for (int m = 0; m < CB_M_NR; m++)
+			if (cb_metrics[m].key == k)
+				out[n++] = m;
+	return n;
+}
+
+/* "[-61%, -20%]" or, near a zero baseline, "[-8.5, +1.2] ms" */
+static void fmt_ci(char *buf, size_t size, const struct cb_judgement *j, const char *unit)
+{
+	double big = fmax(fabs(j->diff.lo), fabs(j->diff.hi)), scale = 1;
+	const char *u = "";
+
+	if (isnan(j->diff.lo)) {
+		snprintf(buf, size, "-");
+		return;
+	}
+	if (!isnan(j->rel.lo) && !cb_near_zero(j->ma, j->mb)) {
+		snprintf(buf, size, "[%+.0f%%, %+.0f%%]", j->rel.lo * 100, j->rel.hi * 100);
+		return;
+	}
+	if (!strcmp(unit, "ns")) {
+		scale = big >= 1e9 ? 1e9 : big >= 1e6 ? 1e6 : big >= 1e3 ? 1e3 : 1;
+		u = big >= 1e9 ? " s" : big >= 1e6 ? " ms" : big >= 1e3 ? " us" : " ns";
+	} else if (!strcmp(unit, "ratio")) {
+		scale = 0.01;
+		u = " pp";
+	}
+	snprintf(buf, size, big / scale >= 100 ? "[%+.0f, %+.0f]%s" : "[%+.2g, %+.2g]%s",
+		 j->diff.lo / scale + 0.0, j->diff.hi / scale + 0.0, u);
+}
+
+/* the verdict column: better/worse where significant, else the detectable change */
+static void fmt_verdict(char *buf, size_t size, const struct cb_cmp_row *r)
+{
+	const struct cb_judgement *j = &r->j;
+	char x[32];
+
+	switch (j->state) {
+	case CB_J_NO_VALUE:
+		snprintf(buf, size, j->na ? "base only" : "cand only");
+		break;
+	case CB_J_SIGNIFICANT:
+		snprintf(buf, size, "%s", cb_metrics[r->metric].better == CB_BETTER_NONE ? "changed" :
+					  j->worse ? "worse" : "better");
+		break;
+	case CB_J_NOT_SIGNIFICANT:
+		cb_fmt_mde(x, sizeof(x), j, cb_metrics[r->metric].unit);
+		snprintf(buf, size, "mde %s", x);
+		break;
+	case CB_J_CANNOT_JUDGE:
+		if (j->reps_needed < 0)
+			snprintf(buf, size, "need >%d", CB_VERDICT_MAX_REPS);
+		else
+			snprintf(buf, size, "need %ld", j->reps_needed);
+		break;
+	}
+}
+
+/* one metric row as text (80 columns: a long name gets a line of its own) or markdown */
+static void print_row(FILE *out, const struct view *v, const struct cb_cmp_row *r)
+{
+	const struct cb_metric *mt = &cb_metrics[r->metric];
+	const struct cb_judgement *j = &r->j;
+	char va[32], vb[32], d[32], ci[48], p[16], vd[32];
+
+	cb_fmt_value(va, sizeof(va), j->na ? j->ma : NAN, mt->unit);
+	cb_fmt_value(vb, sizeof(vb), j->nb ? j->mb : NAN, mt->unit);
+	cb_fmt_change(d, sizeof(d), j->ma, j->mb, mt->unit);
+	fmt_ci(ci, sizeof(ci), j, mt->unit);
+	snprintf(p, sizeof(p), isnan(j->p) ? "-" : "%.3f", j->p);
+	fmt_verdict(vd, sizeof(vd), r);
+	if (v->f == FMT_MD) {
+		fprintf(out, "| `%s` | %s | %s | %s | %s | %s | %s |\n", mt->name, va, vb, d, ci, p,
+			vd);
+		return;
+	}
+	if (strlen(mt->name) > 20)
+		fprintf(out, "%s\n%-20s", mt->name, "");
+	else
+		fprintf(out, "%-20s", mt->name);
+	fprintf(out, " %8s %8s %8s %14s %5s %s\n", va, vb, d, ci, p, vd);
 }
 
 static const char *group_name(const struct cb_run_data *rd, const struct cb_group *g, char *buf,
@@ -98,174 +158,239 @@ static const char *group_name(const struct cb_run_data *rd, const struct cb_grou
 	return buf;
 }
 
+static void json_num(struct json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key, isnan(v) || isinf(v) ? NULL : json_object_new_double(v));
+}
+
+static const char *const state_names[] = { "no value", "significant", "not significant",
+					   "cannot judge" };
+
+/* every field of a judged row, the verdict's words included */
+static struct json_object *row_json(const struct cb_cmp_row *r, double conf)
+{
+	const struct cb_metric *mt = &cb_metrics[r->metric];
+	const struct cb_judgement *j = &r->j;
+	struct json_object *x = json_object_new_object();
+	char phrase[512];
+
+	json_object_object_add(x, "unit", json_object_new_string(mt->unit));
+	json_object_object_add(x, "key", json_object_new_int(mt->key));
+	json_object_object_add(x, "reps_baseline", json_object_new_int64((int64_t)j->na));
+	json_object_object_add(x, "reps_candidate", json_object_new_int64((int64_t)j->nb));
+	json_num(x, "baseline", j->ma);
+	json_num(x, "candidate", j->mb);
+	json_num(x, "delta_pct", j->delta_pct);
+	json_object_object_add(x, "relative", json_object_new_boolean(!cb_near_zero(j->ma, j->mb)));
+	json_num(x, "ci_diff_lo", j->diff.lo);
+	json_num(x, "ci_diff_hi", j->diff.hi);
+	json_num(x, "ci_rel_lo", j->rel.lo);
+	json_num(x, "ci_rel_hi", j->rel.hi);
+	json_num(x, "p", j->p);
+	json_object_object_add(x, "significant", json_object_new_boolean(j->significant));
+	json_object_object_add(x, "worse", json_object_new_boolean(j->worse));
+	json_object_object_add(x, "state", json_object_new_string(state_names[j->state]));
+	json_num(x, "sd", j->sd);
+	json_num(x, "mde", j->mde);
+	json_num(x, "mde_pct", j->mde_pct);
+	json_object_object_add(x, "mde_unreachable", json_object_new_boolean(isinf(j->mde)));
+	json_num(x, "reps_needed_target", j->target);
+	json_object_object_add(x, "reps_needed", j->state == CB_J_SIGNIFICANT ? NULL :
+			       json_object_new_int64(j->reps_needed));
+	cb_verdict_phrase(phrase, sizeof(phrase), j, mt->name, mt->unit,
+			  !strcmp(mt->unit, "count"), conf);
+	json_object_object_add(x, "verdict", json_object_new_string(phrase));
+	return x;
+}
+
 /*
  * The exchange rate: background CPU spent per unit of foreground stall time avoided, from
  * the medians; undefined (and said so) when no stall time was avoided.
  */
-static void print_exchange_rate(FILE *out, enum fmt f, const struct cb_group *a,
-				const struct cb_group *b)
+static void exchange_rate(FILE *out, const struct view *v, struct json_object *o,
+			  const struct cb_group *a, const struct cb_group *b)
 {
-	int mc = cb_metric_find("cpu_background_ns"), ms = cb_metric_find("dc_stall_total_ns");
 	struct cb_cmp_row c, s;
+	double x;
 
-	if (mc < 0 || ms < 0 || cb_compare_metric(a, b, mc, 0.95, &c) < 0 ||
-	    cb_compare_metric(a, b, ms, 0.95, &s) < 0)
+	if (cb_compare_metric(a, b, CB_M_CPU_BACKGROUND_NS, v->conf, &c) < 0 ||
+	    cb_compare_metric(a, b, CB_M_DC_STALL_TOTAL_NS, v->conf, &s) < 0)
 		return;
-	if (s.ma - s.mb <= 0) {
-		fprintf(out, "%s  exchange rate: no stall time avoided, so none to buy\n",
-			f == FMT_MD ? "-" : " ");
+	if (s.j.ma - s.j.mb <= 0) {
+		if (o)
+			json_object_object_add(o, "exchange_rate", NULL);
+		else
+			fprintf(out, "%s  exchange rate: no stall time avoided, so none to buy\n",
+				v->f == FMT_MD ? "-" : " ");
 		return;
 	}
-	fprintf(out, "%s  exchange rate: %.3g ns of kcompactd+khugepaged+policy CPU per ns of stall "
-		"avoided\n",
-		f == FMT_MD ? "-" : " ", (c.mb - c.ma) / (s.ma - s.mb));
+	x = (c.j.mb - c.j.ma) / (s.j.ma - s.j.mb);
+	if (o)
+		json_num(o, "exchange_rate", x);
+	else
+		fprintf(out, "%s  exchange rate: %.3g ns of background CPU per ns of stall avoided%s\n",
+			v->f == FMT_MD ? "-" : " ", x,
+			s.j.significant ? "" : " (stall time: no detectable difference)");
 }
 
-static void print_avoided(FILE *out, enum fmt f, const struct cb_group *a, const struct cb_group *b,
-			  double conf)
+/* direct compaction avoided and what it cost, each with its CI and its judgement */
+static void print_avoided(FILE *out, const struct view *v, struct json_object *o,
+			  const struct cb_group *a, const struct cb_group *b)
 {
-	static const char *const avoided[] = { "dc_stalls", "dc_stalls_per_1k_alloc",
-					       "dc_stall_total_ns", NULL };
-	static const char *const cost[] = { "cpu_background_ns", "cpu_policy_ns", "energy_rapl_j",
-					    "energy_modeled_j", NULL };
+	static const int avoided[] = { CB_M_DC_STALL_TOTAL_NS, CB_M_DC_STALLS_WORKED,
+				       CB_M_DC_STALLS, CB_M_DC_PER_1K_ALLOC };
+	static const int cost[] = { CB_M_CPU_BACKGROUND_NS, CB_M_CPU_POLICY_NS,
+				    CB_M_ENERGY_RAPL_J, CB_M_ENERGY_MODELED_J };
+	struct json_object *ja = o ? json_object_new_object() : NULL;
+	const char *dash = v->f == FMT_MD ? "-" : " ";
+	char val[32], lo[32], hi[32];
 	struct cb_cmp_row r;
-	char v[32], lo[32], hi[32];
 
-	fprintf(out, f == FMT_MD ? "\n**Direct compaction avoided** (baseline - candidate, per "
-				   "repetition, %.0f%% CI)\n\n" :
-				   "\nDirect compaction avoided (baseline - candidate, per repetition, "
-				   "%.0f%% CI)\n", conf * 100);
-	for (int i = 0; avoided[i]; i++) {
-		int m = cb_metric_find(avoided[i]);
+	if (!o)
+		fprintf(out, v->f == FMT_MD ? "\n**Direct compaction avoided** (baseline - candidate, "
+				 "median per repetition, %.0f%% CI)\n\n" :
+				 "\nDirect compaction avoided (baseline - candidate, per repetition, "
+				 "%.0f%% CI)\n", v->conf * 100);
+	for (size_t i = 0; i < 8; i++) {
+		bool is_cost = i >= 4;
+		int m = is_cost ? cost[i - 4] : avoided[i];
+		const char *unit = cb_metrics[m].unit;
+		double sign = is_cost ? 1 : -1;
 
-		if (m < 0 || cb_compare_metric(a, b, m, conf, &r) < 0) {
-			fprintf(out, "%s  %-26s not measured\n", f == FMT_MD ? "-" : " ", avoided[i]);
+		if (cb_compare_metric(a, b, m, v->conf, &r) < 0) {
+			if (!o && !(is_cost && r.j.na + r.j.nb == 0 && m == CB_M_ENERGY_RAPL_J))
+				fprintf(out, "%s  %s%-26s not measured\n", dash, is_cost ? "cost " : "",
+					cb_metrics[m].name);
 			continue;
 		}
-		fmt_num(v, sizeof(v), r.ma - r.mb);
-		fmt_num(lo, sizeof(lo), -r.diff.hi);
-		fmt_num(hi, sizeof(hi), -r.diff.lo);
-		fprintf(out, "%s  %-26s %12s %s  [%s, %s]\n", f == FMT_MD ? "-" : " ", avoided[i], v,
-			cb_metrics[m].unit, lo, hi);
-	}
-	for (int i = 0; cost[i]; i++) {
-		int m = cb_metric_find(cost[i]);
+		if (o) {
+			struct json_object *x = json_object_new_object();
 
-		if (m < 0 || cb_compare_metric(a, b, m, conf, &r) < 0) {
-			fprintf(out, "%s  cost %-21s not measured here\n", f == FMT_MD ? "-" : " ",
-				cost[i]);
+			json_num(x, is_cost ? "more" : "avoided", sign * (r.j.mb - r.j.ma));
+			json_num(x, "ci_lo", is_cost ? r.j.diff.lo : -r.j.diff.hi);
+			json_num(x, "ci_hi", is_cost ? r.j.diff.hi : -r.j.diff.lo);
+			json_object_object_add(x, "significant",
+					       json_object_new_boolean(r.j.significant));
+			json_object_object_add(ja, cb_metrics[m].name, x);
 			continue;
 		}
-		fmt_num(v, sizeof(v), r.mb - r.ma);
-		fmt_num(lo, sizeof(lo), r.diff.lo);
-		fmt_num(hi, sizeof(hi), r.diff.hi);
-		fprintf(out, "%s  cost %-21s %12s %s more in the candidate  [%s, %s]%s\n",
-			f == FMT_MD ? "-" : " ", cost[i], v, cb_metrics[m].unit, lo, hi,
-			strstr(cost[i], "modeled") ? " (modeled)" : "");
+		cb_fmt_value(val, sizeof(val), sign * (r.j.mb - r.j.ma), unit);
+		cb_fmt_value(lo, sizeof(lo), is_cost ? r.j.diff.lo : -r.j.diff.hi, unit);
+		cb_fmt_value(hi, sizeof(hi), is_cost ? r.j.diff.hi : -r.j.diff.lo, unit);
+		fprintf(out, "%s  %s%-22s %10s  [%s, %s]%s%s\n", dash, is_cost ? "cost " : "",
+			cb_metrics[m].name, val, lo, hi, r.j.significant ? " *" : "",
+			m == CB_M_ENERGY_MODELED_J ? " (modeled)" : "");
 	}
-	print_exchange_rate(out, f, a, b);
+	if (o)
+		json_object_object_add(o, "direct_compaction_avoided", ja);
+	exchange_rate(out, v, o, a, b);
 }
 
-static void print_drift(FILE *out, enum fmt f, const struct cb_group *g, const char *name)
+/* drift across repetitions of @g in the metrics that can fake a difference */
+static void print_drift(FILE *out, const struct view *v, struct json_object *arr,
+			const struct cb_group *g, const char *name)
 {
-	static const char *const watch[] = { "dc_stalls", "dc_stall_total_ns",
-					     "wl_thp_success_rate", NULL };
+	static const int watch[] = { CB_M_DC_STALL_TOTAL_NS, CB_M_DC_STALLS_WORKED, CB_M_DC_STALLS,
+				     CB_M_WL_THP_SUCCESS_RATE };
 
-	for (int i = 0; watch[i]; i++) {
-		int m = cb_metric_find(watch[i]);
+	for (size_t i = 0; i < sizeof(watch) / sizeof(watch[0]); i++) {
 		double y[1024], slope, p;
+		char line[PATH_MAX + 400];
 		size_t n;
 
-		if (m < 0 || g->n > 1024)
+		if (g->n > 1024)
 			continue;
 		/* in repetition order, nulls left out: the trend is over what was measured */
-		n = cb_group_values(g, m, y);
+		n = cb_group_values(g, watch[i], y);
 		if (cb_stats_trend(y, n, &slope, &p) < 0 || !(p < 0.05))
 			continue;
-		fprintf(out, "%sdrift: %s: %s changes by %+.4g per repetition (p = %.3f): later "
-			     "repetitions differ from earlier ones, which can pass for a difference "
-			     "between settings\n", f == FMT_MD ? "- " : "", name, watch[i], slope, p);
-	}
-}
-
-static void print_pair(FILE *out, enum fmt f, const struct cb_run_data *ra,
-		       const struct cb_run_data *rb, const struct cb_group *a,
-		       const struct cb_group *b, double conf)
-{
-	char na[PATH_MAX + 140], nb[PATH_MAX + 140], v1[32], v2[32], d[32], ci[80], p[16];
-	long need = 0;
-
-	fprintf(out, f == FMT_MD ? "\n### workload `%s`: `%s` (%zu reps) vs `%s` (%zu reps)\n\n" :
-				   "\nworkload %s: baseline %s (%zu reps) vs candidate %s (%zu reps)\n",
-		a->workload, group_name(ra, a, na, sizeof(na)), a->n,
-		group_name(rb, b, nb, sizeof(nb)), b->n);
-	if (f == FMT_MD)
-		fprintf(out, "| metric | unit | baseline | candidate | delta | %.0f%% CI | p |  |\n"
-			     "| --- | --- | ---: | ---: | ---: | --- | ---: | --- |\n", conf * 100);
-	else
-		fprintf(out, "%-28s %-6s %12s %12s %9s %-22s %7s\n", "metric", "unit", "baseline",
-			"candidate", "delta", "CI of delta", "p");
-	for (int m = 0; m < CB_M_NR; m++) {
-		struct cb_cmp_row r;
-		const char *mark;
-
-		if (cb_compare_metric(a, b, m, conf, &r) < 0)
-			continue;
-		fmt_num(v1, sizeof(v1), r.ma);
-		fmt_num(v2, sizeof(v2), r.mb);
-		fmt_pct(d, sizeof(d), r.delta_pct);
-		fmt_ci(ci, sizeof(ci), &r);
-		snprintf(p, sizeof(p), isnan(r.p) ? "-" : "%.3f", r.p);
-		mark = !r.significant ? "" :
-		       cb_metrics[m].better == CB_BETTER_NONE ? "*" : r.worse ? "* worse" : "* better";
-		if (f == FMT_MD)
-			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", cb_metrics[m].name,
-				cb_metrics[m].unit, v1, v2, d, ci, p, mark);
+		snprintf(line, sizeof(line), "drift: %s: %s changes by %+.4g per repetition (p = "
+			 "%.3f): later repetitions differ from earlier ones, which can pass for a "
+			 "difference between settings", name, cb_metrics[watch[i]].name, slope, p);
+		if (arr)
+			json_object_array_add(arr, json_object_new_string(line));
 		else
-			fprintf(out, "%-28s %-6s %12s %12s %9s %-22s %7s %s\n", cb_metrics[m].name,
-				cb_metrics[m].unit, v1, v2, d, ci, p, mark);
-		if (m == cb_metric_find("dc_stalls") && !r.significant)
-			need = r.reps_needed;
+			fprintf(out, "%s%s\n", v->f == FMT_MD ? "- " : "", line);
 	}
-	print_avoided(out, f, a, b, conf);
-	if (need > 0)
-		fprintf(out, "%sinconclusive: the change in dc_stalls is not significant; about %ld "
-			     "repetitions per side would show a change of this size (80%% power)\n",
-			f == FMT_MD ? "\n- " : "", need);
-	print_drift(out, f, a, na);
-	print_drift(out, f, b, nb);
 }
 
-static struct json_object *pair_json(const struct cb_run_data *ra, const struct cb_run_data *rb,
-				     const struct cb_group *a, const struct cb_group *b, double conf)
+static void print_header(FILE *out, const struct view *v, const char *wl, const char *na,
+			 size_t ra, const char *nb, size_t rb)
 {
-	struct json_object *o = json_object_new_object(), *rows = json_object_new_object();
-	char na[PATH_MAX + 140], nb[PATH_MAX + 140];
-
-	json_object_object_add(o, "workload", json_object_new_string(a->workload));
-	json_object_object_add(o, "baseline", json_object_new_string(group_name(ra, a, na, sizeof(na))));
-	json_object_object_add(o, "candidate", json_object_new_string(group_name(rb, b, nb, sizeof(nb))));
-	for (int m = 0; m < CB_M_NR; m++) {
-		struct cb_cmp_row r;
-		struct json_object *x;
-
-		if (cb_compare_metric(a, b, m, conf, &r) < 0)
-			continue;
-		x = json_object_new_object();
-		json_object_object_add(x, "baseline", json_object_new_double(r.ma));
-		json_object_object_add(x, "candidate", json_object_new_double(r.mb));
-		json_object_object_add(x, "reps", json_object_new_int64((int64_t)(r.na < r.nb ? r.na : r.nb)));
-		json_object_object_add(x, "delta_pct", isnan(r.delta_pct) ? NULL :
-				       json_object_new_double(r.delta_pct));
-		json_object_object_add(x, "ci_diff_lo", json_object_new_double(r.diff.lo));
-		json_object_object_add(x, "ci_diff_hi", json_object_new_double(r.diff.hi));
-		json_object_object_add(x, "p", isnan(r.p) ? NULL : json_object_new_double(r.p));
-		json_object_object_add(x, "significant", json_object_new_boolean(r.significant));
-		json_object_object_add(x, "worse", json_object_new_boolean(r.worse));
-		json_object_object_add(rows, cb_metrics[m].name, x);
+	if (v->f == FMT_MD) {
+		fprintf(out, "\n### workload `%s`: `%s` (%zu reps) vs `%s` (%zu reps)\n\n"
+			"| metric | baseline | candidate | change | %.0f%% CI of change | p | verdict |\n"
+			"| --- | ---: | ---: | ---: | --- | ---: | --- |\n", wl, na, ra, nb, rb,
+			v->conf * 100);
+		return;
 	}
-	json_object_object_add(o, "metrics", rows);
-	return o;
+	fprintf(out, "\nworkload %s\n  baseline  %s (%zu reps)\n  candidate %s (%zu reps)\n", wl,
+		na, ra, nb, rb);
+	fprintf(out, "%-20s %8s %8s %8s %14s %5s %s\n", "metric", "baseline", "cand.", "change",
+		"CI of change", "p", "verdict");
+}
+
+static void print_legend(FILE *out, const struct view *v, int hidden)
+{
+	const char *nl = v->f == FMT_MD ? " " : "\n";
+
+	fprintf(out, "%s%.0f%% CI. better/worse: p < %.2g and the CI excludes 0. mde X: not "
+		"significant;%sthese reps could have seen a change of X or more (80%% power). "
+		"need N: too few%sreps to judge; N a side would see the change (at least 10%%).",
+		v->f == FMT_MD ? "\n" : "", v->conf * 100, 1 - v->conf, nl, nl);
+	if (hidden)
+		fprintf(out, "%s%d row(s) zero or empty on both sides left out.", nl, hidden);
+	fprintf(out, "%s\n", v->all ? "" : " --all: every metric.");
+}
+
+static void print_pair(FILE *out, const struct view *v, struct json_object *all,
+		       const struct cb_run_data *ra, const struct cb_run_data *rb,
+		       const struct cb_group *a, const struct cb_group *b)
+{
+	char na[PATH_MAX + 140], nb[PATH_MAX + 140];
+	struct json_object *o = NULL, *rows = NULL, *drift = NULL;
+	int ms[CB_M_NR], nm = view_metrics(v, ms), hidden = 0;
+
+	group_name(ra, a, na, sizeof(na));
+	group_name(rb, b, nb, sizeof(nb));
+	if (v->f == FMT_JSON) {
+		o = json_object_new_object();
+		rows = json_object_new_object();
+		drift = json_object_new_array();
+		json_object_object_add(o, "workload", json_object_new_string(a->workload));
+		json_object_object_add(o, "baseline", json_object_new_string(na));
+		json_object_object_add(o, "candidate", json_object_new_string(nb));
+		json_object_object_add(o, "reps_baseline", json_object_new_int64((int64_t)a->n));
+		json_object_object_add(o, "reps_candidate", json_object_new_int64((int64_t)b->n));
+	} else {
+		print_header(out, v, a->workload, na, a->n, nb, b->n);
+	}
+	for (int i = 0; i < nm; i++) {
+		struct cb_cmp_row r;
+
+		cb_compare_metric(a, b, ms[i], v->conf, &r);
+		if (!row_shown(&r)) {
+			hidden++;
+			continue;
+		}
+		if (rows)
+			json_object_object_add(rows, cb_metrics[ms[i]].name, row_json(&r, v->conf));
+		else
+			print_row(out, v, &r);
+	}
+	if (o) {
+		json_object_object_add(o, "metrics", rows);
+		json_object_object_add(o, "rows_left_out", json_object_new_int(hidden));
+	} else {
+		print_legend(out, v, hidden);
+	}
+	print_avoided(out, v, o, a, b);
+	print_drift(out, v, drift, a, na);
+	print_drift(out, v, drift, b, nb);
+	if (o) {
+		json_object_object_add(o, "drift", drift);
+		json_object_array_add(all, o);
+	}
 }
 
 /* "BASE,CAND" into the kernels of two sides */
@@ -284,13 +409,21 @@ static int parse_kernels(const char *arg, struct cb_side *sides)
 }
 
 static const char usage[] =
-	"usage: compactbench compare DIR_A [DIR_B...] [--format text|md|json] [--confidence C]\n"
-	"       compactbench compare DIR --kernels BASE,CAND [--format ...] [--confidence C]\n"
+	"usage: compactbench compare DIR_A [DIR_B...] [--all] [--format text|markdown|json]\n"
+	"                            [--confidence C]\n"
+	"       compactbench compare DIR --kernels BASE,CAND [--all] [--format ...]\n"
 	"\n"
-	"Every metric of summary.json, baseline against each candidate: medians over\n"
-	"repetitions, delta %, bootstrap CI of the difference (seeded: same runs, same numbers),\n"
-	"Mann-Whitney p; '*' marks a change significant at the confidence level. Repetitions\n"
-	"are the unit. With one run, every setting is compared with its first setting; with\n"
+	"The key metrics of summary.json (stall time, stalls that did compaction work, p50/p99\n"
+	"stall latency, THP success, failed high-order allocations, background CPU, energy;\n"
+	"`analyze --metrics` marks them), or with --all every metric, baseline against each\n"
+	"candidate: medians over repetitions, the change (relative, or absolute where the\n"
+	"baseline is near zero), the bootstrap CI of the change (seeded: same runs, same\n"
+	"numbers), the Mann-Whitney p and the verdict: better/worse where p < 1 - C and the CI\n"
+	"excludes 0, otherwise the smallest change the repetitions could have detected at 80%\n"
+	"power ('mde'), or the repetitions needed where there are too few to judge ('need').\n"
+	"Rows zero or empty on both sides are left out. The text table fits 80 columns (for\n"
+	"mail); markdown for GitHub/GitLab; json carries every field. Repetitions are the\n"
+	"unit. With one run, every setting is compared with its first setting; with\n"
 	"more, DIR_A is the baseline and each other run the candidate, groups paired by setting\n"
 	"and workload. With --kernels, kernel BASE of the one run DIR is the baseline and\n"
 	"kernel CAND the candidate, groups paired by setting and workload (the A/B of `run\n"
@@ -299,7 +432,8 @@ static const char usage[] =
 	"not run yet (a kernel not booted yet: run.json's \"pending\") are listed as pending,\n"
 	"not as failures.\n"
 	"\n"
-	"  --format F         text (default, fixed width), md or json\n"
+	"  --all              every metric, not only the key ones\n"
+	"  --format F         text (default, 80 columns), markdown (or md) or json\n"
 	"  --confidence C     0.95 by default\n"
 	"  --kernels B,C      compare kernel C against kernel B within the one run DIR\n";
 
@@ -308,6 +442,7 @@ int cmd_compare(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' }, { "confidence", required_argument, NULL, 'c' },
 		{ "kernels", required_argument, NULL, 'k' }, { "help", no_argument, NULL, 'h' },
+		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cb_side sides[2];
@@ -315,8 +450,7 @@ int cmd_compare(int argc, char **argv)
 	struct cb_run_data runs[MAX_RUNS];
 	const struct cb_group *base[MAX_PAIRS], *cand[MAX_PAIRS];
 	struct json_object *all = NULL;
-	enum fmt f = FMT_TEXT;
-	double conf = 0.95;
+	struct view v = { .f = FMT_TEXT, .conf = 0.95 };
 	char *end;
 	int c, nr = 0, rc = 0;
 
@@ -325,20 +459,21 @@ int cmd_compare(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
-				f = FMT_TEXT;
-			else if (!strcmp(optarg, "md"))
-				f = FMT_MD;
+				v.f = FMT_TEXT;
+			else if (!strcmp(optarg, "md") || !strcmp(optarg, "markdown"))
+				v.f = FMT_MD;
 			else if (!strcmp(optarg, "json"))
-				f = FMT_JSON;
+				v.f = FMT_JSON;
 			else {
-				fprintf(stderr, "compactbench compare: --format '%s': text, md or json\n",
+				fprintf(stderr, "compactbench compare: --format '%s': text, markdown or "
+						"json\n",
 					optarg);
 				return 2;
 			}
 			break;
 		case 'c':
-			conf = strtod(optarg, &end);
-			if (*end || !(conf > 0.5 && conf < 1)) {
+			v.conf = strtod(optarg, &end);
+			if (*end || !(v.conf > 0.5 && v.conf < 1)) {
 				fprintf(stderr, "compactbench compare: --confidence '%s': a number in "
 						"(0.5, 1)\n", optarg);
 				return 2;
@@ -346,6 +481,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'k':
 			kernels = optarg;
+			break;
+		case 'a':
+			v.all = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -377,7 +515,7 @@ int cmd_compare(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (f == FMT_JSON)
+	if (v.f == FMT_JSON)
 		all = json_object_new_array();
 	for (int k = nr == 1 ? 0 : 1; k < nr; k++) {
 		const struct cb_run_data *ra = &runs[0], *rb = nr == 1 ? &runs[0] : &runs[k];
@@ -395,20 +533,16 @@ int cmd_compare(int argc, char **argv)
 		else if (!np)
 			fprintf(stderr, "compactbench compare: %s and %s share no (setting, workload) "
 					"to compare\n", ra->dir, rb->dir);
-		for (size_t i = 0; i < np; i++) {
-			if (f == FMT_JSON)
-				json_object_array_add(all, pair_json(ra, rb, base[i], cand[i], conf));
-			else
-				print_pair(stdout, f, ra, rb, base[i], cand[i], conf);
-		}
+		for (size_t i = 0; i < np; i++)
+			print_pair(stdout, &v, all, ra, rb, base[i], cand[i]);
 	}
 	/* what could not be compared because it has not run yet (stderr named it too) */
-	for (int k = 0; f != FMT_JSON && k < nr; k++) {
+	for (int k = 0; v.f != FMT_JSON && k < nr; k++) {
 		struct cb_side whole = { .rd = &runs[k] };
 
 		if (runs[k].npending)
-			printf("\n%s", f == FMT_MD ? "**Pending** (not compared yet)\n\n" : "");
-		cb_side_print_pending(stdout, f == FMT_MD ? "- pending: " : "pending: ", &whole);
+			printf("\n%s", v.f == FMT_MD ? "**Pending** (not compared yet)\n\n" : "");
+		cb_side_print_pending(stdout, v.f == FMT_MD ? "- pending: " : "pending: ", &whole);
 	}
 	if (all)
 		printf("%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));

@@ -11,31 +11,25 @@
 
 #include "runs.h"
 #include "stats.h"
+#include "verdict.h"
 
 #define CB_BOOTSTRAP_ITERS 10000
 #define CB_BOOTSTRAP_SEED 20171 /* fixed: the same runs always give the same intervals */
 
 struct cb_cmp_row {
 	int metric;
-	size_t na, nb;		/* repetitions with a value */
-	double ma, mb;		/* medians */
-	double delta_pct;	/* (mb - ma) / |ma| * 100; NAN when ma == 0 */
-	struct cb_ci diff;	/* CI of mb - ma */
-	struct cb_ci rel;	/* CI of (mb - ma) / |ma|, NAN when undefined */
-	double p;		/* Mann-Whitney, two-sided; NAN below 2 values a side */
-	bool significant;	/* p < 1 - conf and the CI of the difference excludes 0 */
-	bool worse;		/* the candidate moved in the metric's worse direction */
-	long reps_needed;	/* when not significant: reps per side to see this change */
+	struct cb_judgement j;	/* medians, CI, p, significance, detectable change (verdict.h) */
 };
 
 /*
- * cb_compare_metric - compare metric @m of @a (baseline) and @b at confidence @conf.
- * Returns 0, or -1 when a side has no value (the row is then only partly filled).
+ * cb_compare_metric - compare metric @m of @a (baseline) and @b at confidence @conf (cb_judge
+ * on the repetitions' non-null values). Returns 0, or -1 when a side has no value (then
+ * row->j.state is CB_J_NO_VALUE and j.na, j.nb say which side has values).
  */
 int cb_compare_metric(const struct cb_group *a, const struct cb_group *b, int m, double conf,
 		      struct cb_cmp_row *row);
 
-/* cmd_compare - `compactbench compare DIR_A [DIR_B...] [--format text|md|json]` */
+/* cmd_compare - `compactbench compare DIR_A [DIR_B...] [--all] [--format text|markdown|json]` */
 int cmd_compare(int argc, char **argv);
 
 /* cmd_gate - `compactbench gate --baseline A --candidate B ...` (gate.c) */

@@ -6,12 +6,21 @@
  * than --max-regress AND the change is significant (Mann-Whitney p below 1 - confidence
  * and the bootstrap CI of the difference excludes 0). Requiring significance keeps the
  * false-alarm rate of A/A comparisons at or under 1 - confidence; the magnitude threshold
- * keeps tiny but real changes from failing CI. The gate refuses a verdict (inconclusive)
- * where the runs cannot carry one: too few repetitions, lost events, different configs or
- * workloads, a cell that failed.
+ * keeps tiny but real changes from failing CI. Power decides what a non-significant
+ * comparison means: it passes only when the repetitions could have detected a change of
+ * --max-mde (default: --max-regress) at 80% power; otherwise it is inconclusive and says
+ * how many repetitions would do. A metric with no value on either side (no stalls, so no
+ * stall latency) is not worse; a value only in the baseline (the stalls vanished) is not
+ * worse; a value only in the candidate (stalls appeared) is judged, the baseline counting
+ * as zero in every repetition for a lower-is-better metric. The gate also refuses a
+ * verdict (inconclusive) where the runs cannot carry one: too few repetitions, lost
+ * events, different configs or workloads, a cell that failed. Each outcome can also go to
+ * a JUnit XML report and a markdown summary for CI (gate_report.c).
  */
 #include "compare.h"
+#include "gate_report.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <unistd.h>
@@ -20,21 +29,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { GATE_PASS = 0, GATE_REGRESSION = 1, GATE_BAD_INPUT = 2, GATE_INCONCLUSIVE = 3 };
 
 #define MAX_METRICS 32
 #define MAX_PAIRS 256
 
 static const char usage[] =
 	"usage: compactbench gate --baseline DIR[:SEL] --candidate DIR[:SEL] [--metric M]...\n"
-	"                         [--max-regress 10%] [--confidence 0.95] [--min-reps 4]\n"
-	"                         [--allow-lost]\n"
+	"                         [--max-regress 10%] [--max-mde PCT] [--confidence 0.95]\n"
+	"                         [--min-reps 4] [--allow-lost] [--junit FILE]\n"
+	"                         [--summary-md FILE]\n"
 	"\n"
 	"Exit 0 pass, 1 regression, 2 bad input, 3 inconclusive. One line per metric and\n"
 	"(setting, workload) says why. A metric regresses when the candidate is worse by more\n"
-	"than --max-regress and the change is significant at --confidence. Inconclusive: fewer\n"
-	"than --min-reps repetitions, lost trace events (unless --allow-lost), different\n"
-	"configs or workloads, a cell that failed, or a side whose cells are all pending.\n"
+	"than --max-regress and the change is significant at --confidence. A change that is\n"
+	"not significant passes when the repetitions could have detected a change of --max-mde\n"
+	"(default: the --max-regress value) at 80% power, and is inconclusive otherwise (the\n"
+	"line says the detectable change and the repetitions that would do). No value on either\n"
+	"side (no stalls, so no p99) is not worse; a value only in the baseline is not worse; a\n"
+	"value only in the candidate is judged against a baseline of zeros (lower-is-better\n"
+	"metrics). Inconclusive too: fewer than --min-reps repetitions, lost trace events\n"
+	"(unless --allow-lost), different configs or workloads, a cell that failed, or a side\n"
+	"whose cells are all pending.\n"
+	"  --junit FILE       also write a JUnit XML report: one test case per gated metric and\n"
+	"                     group, failures and errors with the numbers (GitLab, Jenkins)\n"
+	"  --summary-md FILE  also write a markdown summary (e.g. $GITHUB_STEP_SUMMARY)\n"
 	"Cells of a kernel not booted yet (run.json's \"pending\") are no failures: the gate\n"
 	"rules on the complete groups and lists the pending ones.\n"
 	"SEL takes part of a run, so two parts of one run can be gated against each other:\n"
@@ -52,9 +70,10 @@ struct gate_opts {
 	const char *base, *cand;
 	int metrics[MAX_METRICS];
 	int nm;
-	double max_regress, conf;
+	double max_regress, max_mde, conf;	/* max_mde < 0: the max_regress value */
 	long min_reps;
 	bool allow_lost;
+	const char *junit, *summary_md;
 };
 
 static int parse_pct(const char *s, double *out)
@@ -78,6 +97,9 @@ static int parse(int argc, char **argv, struct gate_opts *o)
 		{ "confidence", required_argument, NULL, 'C' },
 		{ "min-reps", required_argument, NULL, 'n' },
 		{ "allow-lost", no_argument, NULL, 'l' },
+		{ "max-mde", required_argument, NULL, 'M' },
+		{ "junit", required_argument, NULL, 'j' },
+		{ "summary-md", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -109,6 +131,19 @@ static int parse(int argc, char **argv, struct gate_opts *o)
 				return GATE_BAD_INPUT;
 			}
 			break;
+		case 'M':
+			if (parse_pct(optarg, &o->max_mde) < 0) {
+				fprintf(stderr, "compactbench gate: --max-mde '%s': a percentage "
+						"such as 25%%\n", optarg);
+				return GATE_BAD_INPUT;
+			}
+			break;
+		case 'j':
+			o->junit = optarg;
+			break;
+		case 's':
+			o->summary_md = optarg;
+			break;
 		case 'C':
 			o->conf = strtod(optarg, &end);
 			if (*end || !(o->conf > 0.5 && o->conf < 1)) {
@@ -139,6 +174,8 @@ static int parse(int argc, char **argv, struct gate_opts *o)
 		fputs(usage, stderr);
 		return GATE_BAD_INPUT;
 	}
+	if (o->max_mde < 0)
+		o->max_mde = o->max_regress;
 	if (!o->nm) {
 		o->metrics[o->nm++] = cb_metric_find("dc_stall_p99_ns");
 		o->metrics[o->nm++] = cb_metric_find("dc_stall_total_ns");
@@ -156,88 +193,163 @@ static bool side_pending(const struct cb_side *s)
 }
 
 /* reasons the runs cannot carry a verdict; prints each, returns whether any */
-static bool structurally_inconclusive(const struct gate_opts *o, const struct cb_side *sa,
-				      const struct cb_side *sb, size_t np,
+static bool structurally_inconclusive(const struct gate_opts *o, struct cb_gate_log *log,
+				      const struct cb_side *sa, const struct cb_side *sb, size_t np,
 				      const struct cb_group *const *base,
 				      const struct cb_group *const *cand)
 {
 	const struct cb_run_data *a = sa->rd, *b = sb->rd;
 	bool bad = false;
 
+#define RUNS_NOTE(fmt, ...) \
+	cb_gate_note(log, GATE_INCONCLUSIVE, "runs", "runs", "inconclusive: " fmt, __VA_ARGS__)
+
 	if (strcmp(a->config_sha256, b->config_sha256)) {
-		printf("inconclusive: the runs used different configs (sha256 %.12s vs %.12s)\n",
-		       a->config_sha256, b->config_sha256);
+		RUNS_NOTE("the runs used different configs (sha256 %.12s vs %.12s)",
+			  a->config_sha256, b->config_sha256);
 		bad = true;
 	}
 	if (a->failed || b->failed) {
-		printf("inconclusive: %zu cell(s) failed or were not analyzed (%s)\n",
-		       a->failed + b->failed, a->failed ? a->failed_why : b->failed_why);
+		RUNS_NOTE("%zu cell(s) failed or were not analyzed (%s)", a->failed + b->failed,
+			  a->failed ? a->failed_why : b->failed_why);
 		bad = true;
 	}
 	if (!cb_side_groups(sa) || !cb_side_groups(sb)) {
-		printf("inconclusive: not enough data: the %s has no complete cell%s\n",
-		       !cb_side_groups(sa) ? "baseline" : "candidate",
-		       side_pending(!cb_side_groups(sa) ? sa : sb) ? " yet (its cells are pending)" :
-		       "");
+		RUNS_NOTE("not enough data: the %s has no complete cell%s",
+			  !cb_side_groups(sa) ? "baseline" : "candidate",
+			  side_pending(!cb_side_groups(sa) ? sa : sb) ?
+			  " yet (its cells are pending)" : "");
 		bad = true;
 	} else if (!np) {
-		printf("inconclusive: the runs share no (setting, workload) to compare\n");
+		RUNS_NOTE("the runs share no (setting, workload) to compare%s", "");
 		bad = true;
 	}
 	for (size_t i = 0; i < np; i++) {
 		if ((long)base[i]->n < o->min_reps || (long)cand[i]->n < o->min_reps) {
-			printf("inconclusive: %s/%s: %zu and %zu repetitions, the gate needs %ld\n",
-			       base[i]->setting, base[i]->workload, base[i]->n, cand[i]->n, o->min_reps);
+			RUNS_NOTE("%s/%s: %zu and %zu repetitions, the gate needs %ld",
+				  base[i]->setting, base[i]->workload, base[i]->n, cand[i]->n,
+				  o->min_reps);
 			bad = true;
 		}
 		if (!o->allow_lost && (base[i]->lost || cand[i]->lost)) {
-			printf("inconclusive: %s/%s: trace events were lost (--allow-lost to gate "
-			       "anyway)\n", base[i]->setting, base[i]->workload);
+			RUNS_NOTE("%s/%s: trace events were lost (--allow-lost to gate anyway)",
+				  base[i]->setting, base[i]->workload);
 			bad = true;
 		}
 	}
+#undef RUNS_NOTE
 	return bad;
 }
 
-static int gate_metric(const struct gate_opts *o, const struct cb_group *a,
-		       const struct cb_group *b, int m, bool kernels)
+/* "setting/workload", or "candidate vs baseline/workload"; the kernel first where it matters */
+static void group_label(char *who, size_t len, const struct cb_group *a, const struct cb_group *b,
+			bool kernels)
 {
-	const char *name = cb_metrics[m].name;
-	struct cb_cmp_row r;
-	char who[4 * 64 + 16], k[2 * 64 + 8] = "";
-	double rel;
+	char k[2 * 64 + 8] = "";
 
-	/*
-	 * "setting/workload", or "candidate vs baseline/workload" across settings; the kernel
-	 * first where the gate has more than one: "B vs A: " across kernels, "A: " within one
-	 */
 	if (strcmp(a->kernel, b->kernel))
 		snprintf(k, sizeof(k), "%s vs %s: ", b->kernel, a->kernel);
 	else if (kernels)
 		snprintf(k, sizeof(k), "%s: ", a->kernel);
 	if (strcmp(a->setting, b->setting))
-		snprintf(who, sizeof(who), "%s%s vs %s/%s", k, b->setting, a->setting, a->workload);
+		snprintf(who, len, "%s%s vs %s/%s", k, b->setting, a->setting, a->workload);
 	else
-		snprintf(who, sizeof(who), "%s%s/%s", k, a->setting, a->workload);
+		snprintf(who, len, "%s%s/%s", k, a->setting, a->workload);
+}
 
-	if (cb_compare_metric(a, b, m, o->conf, &r) < 0) {
-		printf("inconclusive: %s %s: no value in one of the runs\n", who, name);
-		return GATE_INCONCLUSIVE;
+/*
+ * the values of metric @m in @g into @out (room for g->n): the non-null ones, or with
+ * @zeros every repetition with null as 0 (a lower-is-better metric that is null when what
+ * it measures did not happen: no stalls, no stall latency)
+ */
+static size_t gate_values(const struct cb_group *g, int m, bool zeros, double *out)
+{
+	if (!zeros)
+		return cb_group_values(g, m, out);
+	for (size_t i = 0; i < g->n; i++)
+		out[i] = isnan(g->val[m][i]) ? 0 : g->val[m][i];
+	return g->n;
+}
+
+/* a non-significant change: a pass if these reps could have seen --max-mde, else inconclusive */
+static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const char *who,
+		      int m, const struct cb_judgement *j, const char *numbers)
+{
+	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
+	double allowed = o->max_mde * fabs(j->ma);
+	char x[32], need[96] = "";
+	long n;
+
+	cb_fmt_mde(x, sizeof(x), j, unit);
+	if (j->mde <= allowed) {
+		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: %s: no detectable change "
+			     "(p = %.3f); could have seen a change of %s or more, within --max-mde "
+			     "%.0f%%", who, name, numbers, j->p, x, o->max_mde * 100);
+		return GATE_PASS;
 	}
+	n = allowed > 0 ? cb_stats_reps_for(allowed, j->sd, 1 - o->conf, CB_VERDICT_POWER,
+					    CB_VERDICT_MAX_REPS) : -1;
+	if (n > 0)
+		snprintf(need, sizeof(need), "; about %ld reps a side would see %.0f%%", n,
+			 o->max_mde * 100);
+	cb_gate_note(log, GATE_INCONCLUSIVE, who, name, "inconclusive: %s %s: %s: not significant "
+		     "(p = %.3f), but these reps could only have seen a change of %s or more, not "
+		     "--max-mde %.0f%%%s", who, name, numbers, j->p, x, o->max_mde * 100, need);
+	return GATE_INCONCLUSIVE;
+}
+
+static int gate_metric(const struct gate_opts *o, struct cb_gate_log *log,
+		       const struct cb_group *a, const struct cb_group *b, int m, bool kernels)
+{
+	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
+	double *va = calloc(a->n + 1, sizeof(double)), *vb = calloc(b->n + 1, sizeof(double));
+	size_t na = cb_group_values(a, m, va), nb = cb_group_values(b, m, vb);
+	char who[4 * 64 + 16], numbers[160], sa[32], sb[32], d[32];
+	struct cb_judgement j;
+	double rel;
+	int rc = GATE_PASS;
+
+	if (!va || !vb)
+		abort();
+	group_label(who, sizeof(who), a, b, kernels);
+	if (!nb) {
+		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: not worse: no value %s", who,
+			     name, na ? "in the candidate (it vanished)" : "on either side (none to "
+			     "be worse: e.g. no stalls, so no stall latency)");
+		goto out;
+	}
+	if (!na && cb_metrics[m].better != CB_BETTER_LOWER) {
+		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: not worse: a value only in the "
+			     "candidate, and higher is not worse for it", who, name);
+		goto out;
+	}
+	if (!na) {	/* appeared: judge it against a baseline that had none */
+		na = gate_values(a, m, true, va);
+		nb = gate_values(b, m, true, vb);
+	}
+	cb_judge(va, na, vb, nb, cb_metrics[m].better, o->conf, &j);
+	cb_fmt_value(sa, sizeof(sa), j.ma, unit);
+	cb_fmt_value(sb, sizeof(sb), j.mb, unit);
+	cb_fmt_change(d, sizeof(d), j.ma, j.mb, unit);
+	snprintf(numbers, sizeof(numbers), "%s -> %s (%s)", sa, sb, d);
 	/* how much worse, as a fraction of the baseline (a rise from 0 is infinitely worse) */
-	rel = r.ma != 0 ? fabs(r.mb - r.ma) / fabs(r.ma) : (r.mb != r.ma ? INFINITY : 0);
-	if (r.worse && rel > o->max_regress && r.significant) {
-		printf("REGRESSION: %s %s: %.4g -> %.4g %s (%+.1f%%, over the allowed %.0f%%; "
-		       "p = %.3f, CI of the difference [%.4g, %.4g])\n", who, name,
-		       r.ma, r.mb, cb_metrics[m].unit, isnan(r.delta_pct) ? INFINITY : r.delta_pct,
-		       o->max_regress * 100, r.p, r.diff.lo, r.diff.hi);
-		return GATE_REGRESSION;
+	rel = j.ma != 0 ? fabs(j.mb - j.ma) / fabs(j.ma) : (j.mb != j.ma ? INFINITY : 0);
+	if (j.significant && j.worse && rel > o->max_regress) {
+		rc = GATE_REGRESSION;
+		cb_gate_note(log, rc, who, name, "REGRESSION: %s %s: %s, over the allowed %.0f%%; "
+			     "p = %.3f, CI of the difference [%.4g, %.4g] %s", who, name, numbers,
+			     o->max_regress * 100, j.p, j.diff.lo, j.diff.hi, unit);
+	} else if (j.significant) {
+		cb_gate_note(log, rc, who, name, "pass: %s %s: %s: %s (p = %.3f)", who, name,
+			     numbers, j.worse ? "worse, within the allowed regression" : "better",
+			     j.p);
+	} else {
+		rc = gate_power(o, log, who, m, &j, numbers);
 	}
-	printf("pass: %s %s: %.4g -> %.4g %s (%+.1f%%): %s\n", who, name,
-	       r.ma, r.mb, cb_metrics[m].unit, isnan(r.delta_pct) ? 0.0 : r.delta_pct,
-	       !r.worse ? "not worse" : rel <= o->max_regress ? "within the allowed regression" :
-	       "worse, but not significant at this confidence");
-	return GATE_PASS;
+out:
+	free(va);
+	free(vb);
+	return rc;
 }
 
 /* load DIR[:SETTING|:KERNEL/|:KERNEL/SETTING] into @rd and the side @s of it */
@@ -259,7 +371,8 @@ static int load_side(const char *spec, struct cb_run_data *rd, struct cb_side *s
 
 int cmd_gate(int argc, char **argv)
 {
-	struct gate_opts o = { .max_regress = 0.10, .conf = 0.95, .min_reps = 4 };
+	struct gate_opts o = { .max_regress = 0.10, .max_mde = -1, .conf = 0.95, .min_reps = 4 };
+	struct cb_gate_log log = { 0 };
 	const struct cb_group *base[MAX_PAIRS], *cand[MAX_PAIRS];
 	struct cb_run_data a, b;
 	struct cb_side sa, sb;
@@ -283,12 +396,12 @@ int cmd_gate(int argc, char **argv)
 	/* cells not run yet are no failures: say which, gate on the rest */
 	pending = cb_side_print_pending(stdout, "pending, not gated: baseline ", &sa);
 	pending += cb_side_print_pending(stdout, "pending, not gated: candidate ", &sb);
-	if (structurally_inconclusive(&o, &sa, &sb, np, base, cand)) {
+	if (structurally_inconclusive(&o, &log, &sa, &sb, np, base, cand)) {
 		worst = GATE_INCONCLUSIVE;
 	} else {
 		for (size_t i = 0; i < np; i++) {
 			for (int k = 0; k < o.nm; k++) {
-				rc = gate_metric(&o, base[i], cand[i], o.metrics[k],
+				rc = gate_metric(&o, &log, base[i], cand[i], o.metrics[k],
 						 a.nkernels > 1 || b.nkernels > 1);
 				/* a regression outranks an inconclusive metric, which outranks a pass */
 				if (rc == GATE_REGRESSION || (rc == GATE_INCONCLUSIVE && worst == GATE_PASS))
@@ -301,6 +414,17 @@ int cmd_gate(int argc, char **argv)
 	if (pending)
 		printf(" (%zu group(s) pending, not gated: listed above)", pending);
 	printf("\n");
+	if (o.junit && cb_gate_write_junit(&log, o.junit, worst) < 0) {
+		fprintf(stderr, "compactbench gate: --junit %s: cannot write: %s\n", o.junit,
+			strerror(errno));
+		worst = GATE_BAD_INPUT;
+	}
+	if (o.summary_md && cb_gate_write_summary(&log, o.summary_md, worst) < 0) {
+		fprintf(stderr, "compactbench gate: --summary-md %s: cannot write: %s\n",
+			o.summary_md, strerror(errno));
+		worst = GATE_BAD_INPUT;
+	}
+	cb_gate_log_free(&log);
 	cb_run_free(&a);
 	cb_run_free(&b);
 	return worst;

@@ -7,11 +7,17 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_roots.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -206,27 +212,6 @@ double cb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t
 	return fmin(1.0, 2 * gsl_cdf_ugaussian_Q(fabs(z)));
 }
 
-long cb_stats_reps_needed(const double *a, size_t na, const double *b, size_t nb, double alpha,
-			  double power)
-{
-	double va, vb, sd, delta, z, n;
-
-	if (na < 2 || nb < 2)
-		return -1;
-	va = gsl_stats_variance(a, 1, na);
-	vb = gsl_stats_variance(b, 1, nb);
-	sd = sqrt(((na - 1) * va + (nb - 1) * vb) / (double)(na + nb - 2));
-	delta = fabs(cb_stats_median(b, nb) - cb_stats_median(a, na));
-	if (delta == 0 || sd == 0)
-		return 0;
-	z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(power);
-	n = ceil(2 * pow(z * sd / delta, 2));
-	/* NaN (a NaN or infinite value in a group) has no answer; a cast of it is undefined */
-	if (isnan(n))
-		return -1;
-	return n >= CB_STATS_REPS_MAX ? CB_STATS_REPS_MAX : (long)n;
-}
-
 int cb_stats_trend(const double *y, size_t n, double *slope, double *p)
 {
 	double *x, c0, c1, cov00, cov01, cov11, sumsq, t;
@@ -250,4 +235,267 @@ int cb_stats_trend(const double *y, size_t n, double *slope, double *p)
 	t = c1 / sqrt(cov11);
 	*p = 2 * gsl_cdf_tdist_Q(fabs(t), (double)n - 2);
 	return 0;
+}
+
+struct nct {
+	double tc, df, ncp;
+};
+
+/* the integrand: P(Z > tc sqrt(v/df) - ncp) times the chi-square density of v */
+static double nct_integrand(double v, void *arg)
+{
+	const struct nct *p = arg;
+
+	return gsl_cdf_ugaussian_Q(p->tc * sqrt(v / p->df) - p->ncp) * gsl_ran_chisq_pdf(v, p->df);
+}
+
+double cb_stats_power_t(double d, double na, double nb, double alpha)
+{
+	struct nct p = { .df = na + nb - 2 };
+	gsl_integration_workspace *w;
+	gsl_function f = { .function = nct_integrand, .params = &p };
+	gsl_error_handler_t *old;
+	double res = NAN, err;
+	int rc;
+
+	if (!(na >= 2 && nb >= 2) || !(alpha > 0 && alpha < 1) || isnan(d))
+		return NAN;
+	p.tc = gsl_cdf_tdist_Qinv(alpha / 2, p.df);
+	p.ncp = fabs(d) / sqrt(1 / na + 1 / nb);
+	w = gsl_integration_workspace_alloc(1000);
+	if (!w)
+		abort();
+	old = gsl_set_error_handler_off();
+	/* the chi-square's mass lies within df +- 12 sd (sd = sqrt(2 df)); beyond it, < 1e-10 */
+	rc = gsl_integration_qags(&f, fmax(0, p.df - 12 * sqrt(2 * p.df)),
+				  p.df + 12 * sqrt(2 * p.df) + 20, 1e-12, 1e-10, 1000, w, &res, &err);
+	gsl_set_error_handler(old);
+	gsl_integration_workspace_free(w);
+	return rc && rc != GSL_EROUND ? NAN : fmin(1.0, res);
+}
+
+struct mde_arg {
+	double na, nb, alpha, power;
+};
+
+static double mde_fn(double d, void *arg)
+{
+	const struct mde_arg *a = arg;
+
+	return cb_stats_power_t(d, a->na, a->nb, a->alpha) - a->power;
+}
+
+double cb_stats_mde_t(double na, double nb, double alpha, double power)
+{
+	struct mde_arg a = { na, nb, alpha, power };
+	gsl_function f = { .function = mde_fn, .params = &a };
+	gsl_root_fsolver *s;
+	double lo = 1e-6, hi = 1.0, d = NAN;
+	int i, rc = GSL_CONTINUE;
+
+	if (!(na >= 2 && nb >= 2) || !(power > alpha / 2 && power < 1))
+		return NAN;
+	/* bracket the root: power grows with d; 60 doublings is far past any real case */
+	for (i = 0; i < 60 && mde_fn(hi, &a) < 0; i++)
+		hi *= 2;
+	if (i == 60)
+		return NAN;
+	s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	if (!s)
+		abort();
+	gsl_root_fsolver_set(s, &f, lo, hi);
+	for (i = 0; i < 200 && rc == GSL_CONTINUE; i++) {
+		gsl_root_fsolver_iterate(s);
+		d = gsl_root_fsolver_root(s);
+		rc = gsl_root_test_interval(gsl_root_fsolver_x_lower(s), gsl_root_fsolver_x_upper(s),
+					    0, 1e-10);
+	}
+	gsl_root_fsolver_free(s);
+	return rc == GSL_SUCCESS ? d : NAN;
+}
+
+double cb_stats_min_p(size_t na, size_t nb)
+{
+	if (!na || !nb)
+		return 1.0;
+	/* 2 / C(na + nb, na), through the log of the binomial coefficient (no overflow) */
+	return fmin(1.0, 2 * exp(-gsl_sf_lnchoose((unsigned)(na + nb), (unsigned)na)));
+}
+
+/* which values of U the exact two-sided rank test rejects at @alpha (no ties) */
+static bool *mw_reject_table(size_t na, size_t nb, double alpha)
+{
+	size_t umax = na * nb, k;
+	double *c = u_counts(na, nb), total = 0, lower = 0, *up = calloc(umax + 2, sizeof(*up));
+	bool *rej = calloc(umax + 1, sizeof(*rej));
+
+	if (!up || !rej)
+		abort();
+	for (k = 0; k <= umax; k++)
+		total += c[k];
+	for (k = umax + 1; k-- > 0;)
+		up[k] = up[k + 1] + c[k];
+	for (k = 0; k <= umax; k++) {
+		lower += c[k];
+		rej[k] = 2 * fmin(lower, up[k]) / total < alpha;
+	}
+	free(c);
+	free(up);
+	return rej;
+}
+
+/*
+ * The power of the exact rank test against a shift of d standard deviations of normal data,
+ * simulated: CB_STATS_MDE_ITERS pairs of samples from mt19937 seeded with CB_STATS_MDE_SEED,
+ * the same draws for every d. With the candidate sample shifted by d, U (pairs with a > b)
+ * is the number of differences a_j - b_k greater than d, so one pair of samples rejects
+ * exactly when d >= its (lo + 1)-th largest difference (U <= lo, the lower critical value)
+ * or d < its hi-th largest (U >= hi): two thresholds per pair, found once; the power at
+ * any d is then a count, and the MDE a bisection on it.
+ */
+struct mw_sim {
+	double *lo_at, *hi_at;	/* per pair of samples: rejects for d >= lo_at or d < hi_at */
+	size_t iters;
+};
+
+static void mw_sim_make(struct mw_sim *sim, size_t na, size_t nb, double alpha)
+{
+	size_t umax = na * nb, clo = 0, chi = umax + 1, u;
+	bool *rej = mw_reject_table(na, nb, alpha);
+	double *x = malloc((na + nb) * sizeof(*x)), *diff = malloc(umax * sizeof(*diff));
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	bool any_lo = false;
+
+	sim->iters = CB_STATS_MDE_ITERS;
+	sim->lo_at = malloc(sim->iters * sizeof(double));
+	sim->hi_at = malloc(sim->iters * sizeof(double));
+	if (!x || !diff || !r || !sim->lo_at || !sim->hi_at)
+		abort();
+	for (u = 0; u <= umax / 2; u++)	/* the largest rejected U of the lower tail */
+		if (rej[u]) {
+			clo = u;
+			any_lo = true;
+		}
+	for (u = umax + 1; u-- > (umax + 1) / 2;)	/* the smallest of the upper tail */
+		if (rej[u])
+			chi = u;
+	gsl_rng_set(r, CB_STATS_MDE_SEED);
+	for (size_t i = 0; i < sim->iters; i++) {
+		for (size_t k = 0; k < na + nb; k++)
+			x[k] = gsl_ran_gaussian_ziggurat(r, 1);
+		for (size_t j = 0; j < na; j++)
+			for (size_t k = 0; k < nb; k++)
+				diff[j * nb + k] = x[j] - x[na + k];
+		gsl_sort(diff, 1, umax);	/* ascending: the m-th largest is diff[umax - m] */
+		sim->lo_at[i] = any_lo ? diff[umax - clo - 1] : INFINITY;
+		sim->hi_at[i] = chi <= umax ? diff[umax - chi] : -INFINITY;
+	}
+	gsl_rng_free(r);
+	free(rej);
+	free(x);
+	free(diff);
+}
+
+static double mw_sim_power(const struct mw_sim *sim, double d)
+{
+	size_t hits = 0;
+
+	for (size_t i = 0; i < sim->iters; i++)
+		hits += d >= sim->lo_at[i] || d < sim->hi_at[i];
+	return (double)hits / (double)sim->iters;
+}
+
+static double mde_mw_sim(size_t na, size_t nb, double alpha, double power)
+{
+	struct mw_sim sim;
+	double lo = 0, hi = 1;
+
+	mw_sim_make(&sim, na, nb, alpha);
+	while (hi < 1e3 && mw_sim_power(&sim, hi) < power)
+		hi *= 2;
+	for (int i = 0; i < 40 && hi < 1e3; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (mw_sim_power(&sim, mid) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	free(sim.lo_at);
+	free(sim.hi_at);
+	return hi < 1e3 ? hi : INFINITY;
+}
+
+double cb_stats_mde_mw(size_t na, size_t nb, double alpha, double power)
+{
+	/*
+	 * the simulation is deterministic (seeded) and costs ~0.1 s: keep each (na, nb) it
+	 * can be asked for (na * nb <= CB_STATS_MDE_SIM_MAX <= 200: each under 201)
+	 */
+	static struct {
+		bool set;
+		double alpha, power, mde;
+	} cache[201][201];
+
+	if (na < 2 || nb < 2)
+		return NAN;
+	if (cb_stats_min_p(na, nb) >= alpha)
+		return INFINITY;
+	if (na * nb > CB_STATS_MDE_SIM_MAX)	/* large samples: the asymptotic (ARE) answer */
+		return cb_stats_mde_t(na * CB_STATS_ARE_MW, nb * CB_STATS_ARE_MW, alpha, power);
+	if (!cache[na][nb].set || cache[na][nb].alpha != alpha || cache[na][nb].power != power) {
+		cache[na][nb].mde = mde_mw_sim(na, nb, alpha, power);
+		cache[na][nb].alpha = alpha;
+		cache[na][nb].power = power;
+		cache[na][nb].set = true;
+	}
+	return cache[na][nb].mde;
+}
+
+/* the MDE of the t test with n * ARE repetitions a side: the rank test's, asymptotically */
+static double mde_are(long n, double alpha, double power)
+{
+	return cb_stats_mde_t(n * CB_STATS_ARE_MW, n * CB_STATS_ARE_MW, alpha, power);
+}
+
+long cb_stats_reps_for(double delta, double sd, double alpha, double power, long max)
+{
+	long lo = 2, hi = max, mid;
+
+	if (!(delta > 0) || max < 2)
+		return -1;
+	/* the fewest repetitions at which the exact rank test can reach alpha at all */
+	while (lo <= max && cb_stats_min_p((size_t)lo, (size_t)lo) >= alpha)
+		lo++;
+	if (lo > max)
+		return -1;
+	if (sd == 0 || cb_stats_mde_mw((size_t)lo, (size_t)lo, alpha, power) * sd <= delta)
+		return lo;
+	if (mde_are(max, alpha, power) * sd > delta)
+		return -1;
+	/*
+	 * bisect on the asymptotic MDE (cheap), then step up on the simulated one, which is
+	 * larger at small n: one or two simulations instead of one per bisection step
+	 */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (mde_are(mid, alpha, power) * sd <= delta)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	while (hi < max && cb_stats_mde_mw((size_t)hi, (size_t)hi, alpha, power) * sd > delta)
+		hi++;
+	return hi;
+}
+
+double cb_stats_pooled_sd(const double *a, size_t na, const double *b, size_t nb)
+{
+	double va, vb;
+
+	if (na < 2 || nb < 2)
+		return NAN;
+	va = gsl_stats_variance(a, 1, na);
+	vb = gsl_stats_variance(b, 1, nb);
+	return sqrt(((na - 1) * va + (nb - 1) * vb) / (double)(na + nb - 2));
 }

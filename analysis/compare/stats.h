@@ -8,6 +8,7 @@
 #ifndef CB_STATS_H
 #define CB_STATS_H
 
+#include <math.h>
 #include <stddef.h>
 
 struct cb_ci {
@@ -44,23 +45,63 @@ int cb_stats_bootstrap_median(const double *x, size_t n, double conf, unsigned l
 double cb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u);
 
 /*
- * cb_stats_reps_needed - repetitions per group for a two-sided test at @alpha to detect
- * the observed median difference with @power, from the pooled standard deviation (normal
- * approximation: n = 2 ((z(1-alpha/2) + z(power)) sd / delta)^2), at most
- * CB_STATS_REPS_MAX. Returns 0 when there is no difference to detect or no spread, -1 with
- * fewer than 2 values in a group or when n is undefined (a NaN or infinite value).
- */
-#define CB_STATS_REPS_MAX 1000000000L
-
-long cb_stats_reps_needed(const double *a, size_t na, const double *b, size_t nb, double alpha,
-			  double power);
-
-/*
  * cb_stats_trend - least-squares slope of @y against repetition order (1, 2, ... n) and the
  * two-sided p-value of the slope's t statistic (n - 2 degrees of freedom): drift from one
  * repetition to the next, which can masquerade as a difference between settings.
  * Returns 0, or -1 with errno EINVAL when n < 3.
  */
 int cb_stats_trend(const double *y, size_t n, double *slope, double *p);
+
+/*
+ * cb_stats_power_t - power of the two-sided two-sample t test at @alpha with @na and @nb
+ * values (non-integer counts allowed) against a true difference of @d standard deviations:
+ * P(T' > t(1 - alpha/2, df)) for the noncentral t T' (df = na + nb - 2, ncp =
+ * d / sqrt(1/na + 1/nb)), the far tail left out as R's power.t.test does by default. The
+ * noncentral t is integrated over its chi-square mixing variable with GSL's QAGS (GSL has
+ * no noncentral t). Returns the power, or NAN.
+ */
+double cb_stats_power_t(double d, double na, double nb, double alpha);
+
+/*
+ * cb_stats_mde_t - the smallest difference, in standard deviations, that the two-sided t
+ * test detects with @power at @alpha with @na and @nb values (Brent's root of
+ * cb_stats_power_t). power.t.test(n = 5, sd = 1, power = 0.8)$delta is the same number.
+ * Returns NAN with fewer than 2 values a side.
+ */
+double cb_stats_mde_t(double na, double nb, double alpha, double power);
+
+/* the asymptotic relative efficiency of Mann-Whitney to the t test on normal data, 3/pi */
+#define CB_STATS_ARE_MW (3.0 / M_PI)
+
+#define CB_STATS_MDE_SEED 20171	/* the rank test's power simulation: fixed, reproducible */
+#define CB_STATS_MDE_ITERS 20000
+#define CB_STATS_MDE_SIM_MAX 100	/* na * nb above this: the ARE approximation (within ~3%) */
+
+/*
+ * cb_stats_mde_mw - the same for the exact Mann-Whitney test compare uses, by simulation:
+ * the shift of normal data (in standard deviations) at which the exact two-sided rank test
+ * at @alpha rejects in a fraction @power of CB_STATS_MDE_ITERS simulated pairs of samples
+ * (mt19937, seed CB_STATS_MDE_SEED; Monte Carlo standard error of the power about 0.003),
+ * found by bisection. Above CB_STATS_MDE_SIM_MAX pairs of values (10 a side), the t test's
+ * MDE with the repetitions scaled by the ARE (Noether), which the simulation approaches
+ * from above as n grows (3% apart at 10 a side). Infinite when the exact test cannot reach
+ * @alpha at all with these repetitions (cb_stats_min_p). NAN below 2 a side.
+ */
+double cb_stats_mde_mw(size_t na, size_t nb, double alpha, double power);
+
+/* cb_stats_min_p - the smallest two-sided p the exact rank test can give: 2 / C(na+nb, na) */
+double cb_stats_min_p(size_t na, size_t nb);
+
+/*
+ * cb_stats_reps_for - repetitions per side (equal sides) at which the rank test detects a
+ * difference of @delta with standard deviation @sd at @alpha with @power
+ * (cb_stats_mde_mw), at least enough for the exact test to reach @alpha. Returns the count,
+ * 0 when @sd is 0 (any difference shows once the test can reach alpha: then the minimum),
+ * or -1 when more than @max would be needed or @delta is not positive.
+ */
+long cb_stats_reps_for(double delta, double sd, double alpha, double power, long max);
+
+/* cb_stats_pooled_sd - the pooled standard deviation of two groups (NAN below 2 a side) */
+double cb_stats_pooled_sd(const double *a, size_t na, const double *b, size_t nb);
 
 #endif

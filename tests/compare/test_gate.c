@@ -3,7 +3,10 @@
  * test_gate.c - `compactbench gate` on synthetic runs whose truth is known: A/A passes, a
  * +30% stall p99 fails with exit 1, too few reps or lost events give 3, a corrupt summary
  * gives 2, and over 100 A/A pairs drawn from one distribution the false-alarm rate is at
- * most 5%.
+ * most 5%. Power: an A/A whose reps could not have seen --max-mde is inconclusive and says
+ * how many would; no value on either side passes; stalls that appear are judged; the JUnit
+ * XML is well-formed (xmllint) and carries the numbers; an A/A of the default matrix's
+ * shape (configs/default.ini: its groups and reps) decides.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +33,7 @@ struct spec {
 	double p99, total, noise; /* medians of the metrics and the lognormal sigma */
 	bool lost;
 	const char *sha;
+	bool no_stalls;		  /* no stall at all: p99 null, stall time 0 */
 };
 
 /* a run directory of @s->reps cells of one setting, with summary.json only */
@@ -54,11 +58,16 @@ static const char *make_run(const char *name, const struct spec *s)
 	for (int r = 1; r <= s->reps; r++) {
 		snprintf(path, sizeof(path), "%s/host.s.w.r%d", d, r);
 		cb_mkdir_p(path);
-		snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":%s,\"metrics\":{"
-			 "\"dc_stall_p99_ns\":%.0f,\"dc_stall_total_ns\":%.0f,\"dc_stalls\":100}}\n",
-			 s->lost ? "true" : "false",
-			 s->p99 * exp(gsl_ran_gaussian(rng, s->noise)),
-			 s->total * exp(gsl_ran_gaussian(rng, s->noise)));
+		if (s->no_stalls)
+			snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,"
+				 "\"metrics\":{\"dc_stall_p99_ns\":null,\"dc_stall_total_ns\":0,"
+				 "\"dc_stalls\":0}}\n");
+		else
+			snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":%s,\"metrics\":{"
+				 "\"dc_stall_p99_ns\":%.0f,\"dc_stall_total_ns\":%.0f,"
+				 "\"dc_stalls\":100}}\n", s->lost ? "true" : "false",
+				 s->p99 * exp(gsl_ran_gaussian(rng, s->noise)),
+				 s->total * exp(gsl_ran_gaussian(rng, s->noise)));
 		snprintf(path, sizeof(path), "%s/host.s.w.r%d/summary.json", d, r);
 		assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
 	}
@@ -77,7 +86,7 @@ static int gate(const char *a, const char *b, const char *extra)
 	return rc;
 }
 
-static const struct spec base = { .reps = 5, .p99 = 2e6, .total = 3e8, .noise = 0.05 };
+static const struct spec base = { .reps = 5, .p99 = 2e6, .total = 3e8, .noise = 0.02 };
 
 static void test_aa_passes(void **state)
 {
@@ -154,6 +163,227 @@ static void test_false_alarm_rate(void **state)
 	assert_true(alarms <= 5);
 }
 
+/* run cmd_gate with its stdout in @out (malloc'd); returns the exit code */
+static int gate_out(char **argv, char **out)
+{
+	char path[900];
+	FILE *saved = stdout;
+	int argc = 0, rc;
+
+	while (argv[argc])
+		argc++;
+	snprintf(path, sizeof(path), "%s/gate.out", tmp);
+	fflush(stdout);
+	stdout = fopen(path, "w");
+	assert_non_null(stdout);
+	rc = cmd_gate(argc, argv);
+	fclose(stdout);
+	stdout = saved;
+	*out = cb_read_file(path, NULL);
+	assert_non_null(*out);
+	return rc;
+}
+
+/* power: 5 reps with 5% noise could only see ~12%: not a pass at --max-mde 10% */
+static void test_underpowered(void **state)
+{
+	struct spec noisy = base;
+	const char *a, *b;
+	char *out;
+
+	noisy.noise = 0.05;
+	a = make_run("a", &noisy);
+	b = make_run("b", &noisy);
+	assert_int_equal(gate_out((char *[]){ "gate", "--baseline", (char *)a, "--candidate",
+					      (char *)b, NULL }, &out), 3);
+	assert_non_null(strstr(out, "but these reps could only have seen a change of "));
+	assert_non_null(strstr(out, "reps a side would see 10%"));
+	free(out);
+	/* the same runs pass when the gate asks only for the power to see 30% */
+	assert_int_equal(gate(a, b, "--max-mde=30%"), 0);
+}
+
+/* no stall on either side: no p99 anywhere, and that is not worse */
+static void test_no_value_both_sides(void **state)
+{
+	struct spec none = base;
+	const char *a, *b;
+	char *out;
+
+	none.no_stalls = true;
+	a = make_run("a", &none);
+	b = make_run("b", &none);
+	assert_int_equal(gate_out((char *[]){ "gate", "--baseline", (char *)a, "--candidate",
+					      (char *)b, NULL }, &out), 0);
+	assert_non_null(strstr(out, "pass: s/w dc_stall_p99_ns: not worse: no value on either "
+				    "side"));
+	/* stall time is 0 everywhere: no spread, any change would have shown */
+	assert_non_null(strstr(out, "pass: s/w dc_stall_total_ns: 0 ns -> 0 ns"));
+	assert_non_null(strstr(out, "gate: pass"));
+	free(out);
+	/* stalls vanished in the candidate: not worse */
+	assert_int_equal(gate(make_run("a", &base), b, NULL), 0);
+}
+
+/* stalls appeared in the candidate: judged against a baseline of zeros, a regression */
+static void test_stalls_appeared(void **state)
+{
+	struct spec none = base;
+	const char *a, *b;
+	char *out;
+
+	none.no_stalls = true;
+	a = make_run("a", &none);
+	b = make_run("b", &base);
+	assert_int_equal(gate_out((char *[]){ "gate", "--baseline", (char *)a, "--candidate",
+					      (char *)b, NULL }, &out), 1);
+	print_message("%s", out);
+	/*
+	 * 5 zeros (tied) against 5 values: the normal approximation with the tie correction,
+	 * U = 25, sigma = sqrt(25 / 12 (11 - 120 / 90)) = 4.4876, z = 12 / 4.4876 = 2.674,
+	 * two-sided p = 0.0075
+	 */
+	assert_non_null(strstr(out, "REGRESSION: s/w dc_stall_p99_ns: 0 ns -> 2"));
+	assert_non_null(strstr(out, "p = 0.007"));
+	free(out);
+}
+
+/* the JUnit XML: well-formed (xmllint), a test case per metric and group, the numbers */
+static void test_junit(void **state)
+{
+	struct spec worse = base;
+	char xml[900], md[900], cmd[2000], *text, *out;
+	const char *a = make_run("a", &base), *b;
+
+	worse.p99 *= 1.3;
+	b = make_run("b", &worse);
+	snprintf(xml, sizeof(xml), "%s/gate.xml", tmp);
+	snprintf(md, sizeof(md), "%s/gate.md", tmp);
+	assert_int_equal(gate_out((char *[]){ "gate", "--baseline", (char *)a, "--candidate",
+					      (char *)b, "--junit", xml, "--summary-md", md, NULL },
+				  &out), 1);
+	snprintf(cmd, sizeof(cmd), "xmllint --noout '%s'", xml);
+	if (system("command -v xmllint >/dev/null") == 0)
+		assert_int_equal(system(cmd), 0);
+	text = cb_read_file(xml, NULL);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "<testsuites name=\"compactbench gate\" tests=\"2\" "
+				     "failures=\"1\" errors=\"0\">"));
+	assert_non_null(strstr(text, "<testcase classname=\"s/w\" name=\"dc_stall_p99_ns\">"));
+	assert_non_null(strstr(text, "<testcase classname=\"s/w\" name=\"dc_stall_total_ns\">"));
+	assert_non_null(strstr(text, "<failure type=\"REGRESSION\" message=\"REGRESSION: s/w "
+				     "dc_stall_p99_ns: "));
+	/* the failure carries the line the gate printed, numbers and all */
+	{
+		const char *line = strstr(out, "REGRESSION: s/w dc_stall_p99_ns: ");
+		char want[400];
+
+		assert_non_null(line);
+		/* XML escapes the '>' of "->" */
+		snprintf(want, sizeof(want), "%.*s", (int)(strstr(line, "->") - line), line);
+		assert_non_null(strstr(text, want));
+		line = strstr(line, "->") + 2;
+		snprintf(want, sizeof(want), "-&gt;%.*s", (int)strcspn(line, "\n"), line);
+		assert_non_null(strstr(text, want));
+		assert_non_null(strstr(want, "p = 0.008"));
+	}
+	free(text);
+	text = cb_read_file(md, NULL);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "## compactbench gate: **REGRESSION**"));
+	assert_non_null(strstr(text, "| REGRESSION | s/w | `dc_stall_p99_ns` | REGRESSION: s/w "));
+	free(text);
+	free(out);
+}
+
+/*
+ * An A/A of the default matrix decides: configs/default.ini's groups (5: none, proactive-20
+ * and wmark on stock 6.1, none and demand on the patched kernel) and its reps, two runs
+ * drawn from one distribution with the noise assumed of a TCG run (lognormal sigma 0.4 on
+ * the p99 stall: the log-sd of `none`'s p99 over 4 repetitions of a real run of this workload
+ * was 0.4; at 0.45 the same gate decides in about 8 of 10), gated as `run` gates (--metric
+ * dc_stall_p99_ns --max-mde 100%): exit 0 or 1, never 3.
+ */
+#define P99_SIGMA 0.4
+
+static const char *make_matrix(const char *name, int reps)
+{
+	static const char *const groups[][2] = {
+		{ "linux61", "none" }, { "linux61", "proactive-20" }, { "linux61", "wmark" },
+		{ "linux61-demand", "none" }, { "linux61-demand", "demand" },
+	};
+	static char d[700];
+	char path[900], text[512], id[128];
+	FILE *f;
+	int n = 0;
+
+	snprintf(d, sizeof(d), "%s/%s", tmp, name);
+	cb_rm_rf(d);
+	assert_int_equal(cb_mkdir_p(d), 0);
+	snprintf(path, sizeof(path), "%s/run.json", d);
+	f = fopen(path, "w");
+	fprintf(f, "{\"schema\":1,\"config_sha256\":\"default\",\"cells\":[");
+	for (int r = 1; r <= reps; r++) {
+		for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+			snprintf(id, sizeof(id), "%s.%s.thp-frag.r%d", groups[g][0], groups[g][1], r);
+			fprintf(f, "%s{\"id\":\"%s\",\"kernel\":\"%s\",\"setting\":\"%s\","
+				   "\"workload\":\"thp-frag\",\"rep\":%d}", n++ ? "," : "", id,
+				groups[g][0], groups[g][1], r);
+			snprintf(path, sizeof(path), "%s/%s", d, id);
+			assert_int_equal(cb_mkdir_p(path), 0);
+			snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,\"metrics\":{"
+				 "\"dc_stall_p99_ns\":%.0f,\"dc_stall_total_ns\":%.0f}}\n",
+				 8e6 * exp(gsl_ran_gaussian(rng, P99_SIGMA)),
+				 7e7 * exp(gsl_ran_gaussian(rng, 0.5)));
+			snprintf(path, sizeof(path), "%s/%s/summary.json", d, id);
+			assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
+		}
+	}
+	fprintf(f, "]}\n");
+	fclose(f);
+	return d;
+}
+
+static int default_reps(void)
+{
+	const char *src = getenv("SOURCE_ROOT");
+	char path[900], *ini, *at;
+	int reps = 0;
+
+	if (!src)
+		return -1;
+	snprintf(path, sizeof(path), "%s/configs/default.ini", src);
+	ini = cb_read_file(path, NULL);
+	assert_non_null(ini);
+	at = strstr(ini, "\nreps = ");
+	assert_non_null(at);
+	assert_int_equal(sscanf(at, "\nreps = %d", &reps), 1);
+	free(ini);
+	return reps;
+}
+
+static void test_default_matrix_aa_decides(void **state)
+{
+	int reps = default_reps(), decided = 0;
+	char a[800], *out;
+
+	if (reps < 0)
+		skip();
+	for (int i = 0; i < 10; i++) {
+		snprintf(a, sizeof(a), "%s", make_matrix("aa1", reps));
+		int rc = gate_out((char *[]){ "gate", "--baseline", a, "--candidate",
+					      (char *)make_matrix("aa2", reps), "--max-mde", "100%",
+					      "--metric", "dc_stall_p99_ns", NULL }, &out);
+
+		if (rc == 3)
+			print_message("%s", out);
+		decided += rc == 0 || rc == 1;
+		free(out);
+	}
+	print_message("default matrix (%d reps), A/A: decided in %d of 10\n", reps, decided);
+	assert_int_equal(decided, 10);
+}
+
 static int setup(void **state)
 {
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -172,7 +402,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_aa_passes),     cmocka_unit_test(test_regression_fails),
 		cmocka_unit_test(test_inconclusive),  cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_false_alarm_rate),
+		cmocka_unit_test(test_false_alarm_rate), cmocka_unit_test(test_underpowered),
+		cmocka_unit_test(test_no_value_both_sides), cmocka_unit_test(test_stalls_appeared),
+		cmocka_unit_test(test_junit), cmocka_unit_test(test_default_matrix_aa_decides),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
