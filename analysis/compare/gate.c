@@ -292,9 +292,16 @@ static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const 
 	if (n > 0)
 		snprintf(need, sizeof(need), "; about %ld reps a side would see %.0f%%", n,
 			 o->max_mde * 100);
-	cb_gate_note(log, GATE_INCONCLUSIVE, who, name, "inconclusive: %s %s: %s: not significant "
-		     "(p = %.3f), but these reps could only have seen a change of %s or more, not "
-		     "--max-mde %.0f%%%s", who, name, numbers, j->p, x, o->max_mde * 100, need);
+	/* no MDE at all: with so few reps no rank order reaches the significance level */
+	if (isinf(j->mde))
+		cb_gate_note(log, GATE_INCONCLUSIVE, who, name, "inconclusive: %s %s: %s: not "
+			     "significant (p = %.3f), and these reps could not have seen any change "
+			     "at this confidence%s", who, name, numbers, j->p, need);
+	else
+		cb_gate_note(log, GATE_INCONCLUSIVE, who, name, "inconclusive: %s %s: %s: not "
+			     "significant (p = %.3f), but these reps could only have seen a change of "
+			     "%s or more, not --max-mde %.0f%%%s", who, name, numbers, j->p, x,
+			     o->max_mde * 100, need);
 	return GATE_INCONCLUSIVE;
 }
 

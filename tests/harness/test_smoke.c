@@ -22,6 +22,7 @@
  * window (CLOCK_MONOTONIC, which is the trace clock "mono") bounds it: an attempt counts
  * when its try_to_compact_pages falls inside.
  */
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -165,12 +166,32 @@ static bool starts_with(const char *path, const char *magic, size_t n)
 	return ok;
 }
 
+/* the charts plot wrote: CHART.svg files in @run/charts (each has a .png and a .dat beside it) */
+static int chart_count(const char *run)
+{
+	char path[900];
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/charts", run);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		n += len > 4 && !strcmp(e->d_name + len - 4, ".svg");
+	}
+	closedir(d);
+	return n;
+}
+
 /* compactbench plot on the smoke run: every chart as a real PNG and SVG, all inline */
 static void test_plot(void **state)
 {
-	static const char *const charts[] = { "stall-cdf", "stall-pct", "stall-count",
-					      "thp-success", "stall-per-1k", "cost", "free-2m",
-					      "free-orders" };
+	static const char *const charts[] = { "stall-cdf", "stall-count", "stall-time", "stall-p99",
+					      "thp-success", "stall-per-1k", "stall-hist", "cost",
+					      "timeline-0" };
 	char *args[] = { "plot", out, NULL }, log_path[800], path[900], *html, *p;
 	int svgs = 0;
 
@@ -178,7 +199,8 @@ static void test_plot(void **state)
 	assert_int_equal(itest_wait(itest_spawn(log_path, args)), 0);
 	for (size_t i = 0; i < CB_ARRAY_SIZE(charts); i++) {
 		snprintf(path, sizeof(path), "%s/charts/%s.png", out, charts[i]);
-		assert_true(starts_with(path, "\x89PNG\r\n\x1a\n", 8));
+		if (!starts_with(path, "\x89PNG\r\n\x1a\n", 8))
+			fail_msg("%s: not a PNG", path);
 		snprintf(path, sizeof(path), "%s/charts/%s.svg", out, charts[i]);
 		assert_true(starts_with(path, "<?xml", 5));
 	}
@@ -187,7 +209,8 @@ static void test_plot(void **state)
 	assert_non_null(html);
 	for (p = html; (p = strstr(p, "<svg")); p++)
 		svgs++;
-	assert_int_equal(svgs, CB_ARRAY_SIZE(charts));
+	/* every chart inline, once */
+	assert_int_equal(svgs, chart_count(out));
 	free(html);
 }
 
@@ -239,14 +262,16 @@ static void test_report_in_chromium(void **state)
 		svg_end++;
 	}
 	free(text);
-	assert_int_equal(drawn, 8);
+	assert_int_equal(drawn, chart_count(out));
 }
 
 /*
  * A/A on this machine: a second run of the same matrix is gated against the first and must
- * pass. The gate's false-alarm rate is 1 - confidence by construction (test_gate checks it
- * on synthetic runs); here 0.99, so that this real-machine check fails CI about once in a
- * hundred runs at most rather than once in twenty.
+ * not be called a regression. The gate's false-alarm rate is 1 - confidence by construction
+ * (test_gate checks it on synthetic runs); here 0.99, so that this real-machine check fails
+ * CI about once in a hundred runs at most. At 4 repetitions a side the gate cannot see a
+ * 10% change of these spread-out figures, so "inconclusive" (3, with the reps it would need)
+ * is as right an answer as "pass"; a claimed regression (1) is the defect looked for.
  */
 static void test_gate_aa(void **state)
 {
@@ -263,8 +288,11 @@ static void test_gate_aa(void **state)
 	rc = itest_wait(itest_spawn(log_path, gate_args));
 	text = cb_read_file(log_path, NULL);
 	print_message("%s", text ? text : "");
+	assert_non_null(text);
+	assert_non_null(strstr(text, "gate: "));
 	free(text);
-	assert_int_equal(rc, 0);
+	if (rc != 0 && rc != 3)
+		fail_msg("the A/A gate exited %d: a regression claimed (1) or an error", rc);
 }
 
 int main(void)
