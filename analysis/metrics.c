@@ -503,7 +503,7 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"line gives"),
 	[CB_M_WAVE_READY_O9_MEAN] = ROW("wave_ready_o9_mean", "blocks", HIGHER, CB_SRC_WORKLOAD,
 		g_wave, 8, "readiness: mean over the waves of the free order >= 9 blocks (order-9 "
-		"units, all zones) at the last samples.csv sample before the wave's start"),
+		"units, all zones) at the last samples.csv sample at or before the wave's start"),
 	[CB_M_BREAKUP_O9_EST] = A("breakup_o9_est", "blocks", LOWER, g_breakup, 0,
 		"waste, an estimate: a lower bound on free order >= 9 blocks (order-9 units) broken "
 		"up in the window: drops of the free count between samples not explained by the "
