@@ -2,18 +2,22 @@
 /*
  * synth_trace.h - the synthetic trace writer of the analysis tests: events with chosen
  * timestamps, pids and fields, written by the collector's writer (harness/tracedat.h)
- * against the 6.18 event formats in tests/fixtures/analysis-tracing-6.18. Included by
- * test_synth_trace.c and test_waves.c (each test is its own program).
+ * against the 6.18 event formats in tests/fixtures/analysis-tracing-6.18, and put() for the
+ * files of a cell around it. Included by test_synth_trace.c and test_waves.c (each test is
+ * its own program).
  */
 #ifndef CB_TEST_SYNTH_TRACE_H
 #define CB_TEST_SYNTH_TRACE_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tracedat.h"
+#include "util.h"
 
 #define PAGE 4096
 #define NPAGES 8
@@ -179,5 +183,14 @@ static inline void e_reclaim(struct synth *s, int cpu, uint64_t ts, int pid)
 }
 
 #define T0 1000000000ULL
+
+/* @dir/@name holds @text (a cell's file), written atomically */
+static inline void put(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
+}
 
 #endif

@@ -305,14 +305,6 @@ static void test_corrupt_pages(void **state)
 	}
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
-}
-
 static void make_cell(const char *run, const char *id, bool with_after)
 {
 	char dir[PATH_MAX], meta[1024], trace[PATH_MAX];

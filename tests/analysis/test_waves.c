@@ -75,14 +75,6 @@ static void write_wave_trace(const char *path)
 	assert_true(cb_tracedat_write(path, &src) > 0);
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
-}
-
 #define WAVES_LINE "{\"type\":\"waves\",\"arrival\":\"periodic\",\"period_s\":0.00001," \
 	"\"count\":4,\"seed\":7,\"clock\":\"CLOCK_MONOTONIC\"}\n"
 
