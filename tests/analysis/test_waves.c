@@ -29,6 +29,7 @@
 #include <json-c/json.h>
 
 #include "metrics.h"
+#include "report.h"
 #include "stalls.h"
 #include "summary.h"
 #include "util.h"
@@ -251,6 +252,32 @@ static void test_cell_waves(void **state)
 	assert_string_equal(jget(path, "breakup.allocs_o9_units"), "9");
 }
 
+/* report.md's waves table: the medians of the rows above (one repetition: its values) */
+static void test_report_table(void **state)
+{
+	char run[PATH_MAX], dir[PATH_MAX], path[PATH_MAX], *md, *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(run, sizeof(run), "%s/run", tmp);
+	snprintf(dir, sizeof(dir), "%s/c", run);
+	make_cell(dir, true);
+	put(run, "run.json", "{ \"cells\": [ { \"id\": \"c\", \"kernel\": \"host\", \"setting\": "
+	    "\"s\", \"workload\": \"wl\", \"rep\": 1 } ] }\n");
+	f = open_memstream(&out, &len);
+	assert_int_equal(cb_report_run(run, f, path, sizeof(path)), 0);
+	fclose(f);
+	printf("%s", out);
+	free(out);
+	snprintf(path, sizeof(path), "%s/report.md", run);
+	md = cb_read_file(path, NULL);
+	assert_non_null(md);
+	/* waves 4, stalls/wave 2, ms/wave 237.5 ns, first 400 ns, last 130 ns, outside 1,
+	 * THP 76.7%, ready 14, break-up 10 */
+	assert_non_null(strstr(md, "| s | 1 | 4 | 2.0 | 0.00 | 0.00 | 0.00 | 1 | 76.7 | 14.0 | 10 |"));
+	free(md);
+}
+
 /* a cell without wave lines: every wave metric null, no waves section */
 static void test_cell_no_waves(void **state)
 {
@@ -403,6 +430,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cell_waves),
 		cmocka_unit_test(test_cell_no_waves),
+		cmocka_unit_test(test_report_table),
 		cmocka_unit_test(test_breakup_series),
 		cmocka_unit_test(test_bad_lines),
 	};
