@@ -215,6 +215,13 @@ static int parse_wave(struct json_object *o, struct cb_waves *ws, struct cb_wave
 		snprintf(err, errlen, "wave %lld of kind %s given twice", index, kind);
 		return -1;
 	}
+	if (w->kinds && ((uint64_t)start >= w->end || w->start >= (uint64_t)end)) {
+		snprintf(err, errlen, "wave %lld [%lld, %lld) does not overlap wave %lld of another "
+			 "file [%llu, %llu): waves of one index from two programs are cut as one "
+			 "wave, so the programs must run their waves together", index, start, end,
+			 index, (unsigned long long)w->start, (unsigned long long)w->end);
+		return -1;
+	}
 	if (!w->kinds || (uint64_t)start < w->start)
 		w->start = start;
 	if (!w->kinds || (uint64_t)end > w->end)

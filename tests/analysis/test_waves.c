@@ -413,6 +413,13 @@ static void test_bad_lines(void **state)
 	printf("%s\n", err);
 	assert_non_null(strstr(err, "workload/2-demand-thp-demand.jsonl: line 3: wave 1 starts at "
 				    "30, before wave 0 ended (35): overlapping waves"));
+	/* the same index in two files, at different times: not one wave */
+	put(dir, "workload/3-demand-kernel-demand.jsonl", WAVES_LINE
+	    "{\"type\":\"wave\",\"index\":0,\"start_ns\":20,\"end_ns\":25,\"kind\":\"kernel\","
+	    "\"requested_bytes\":0,\"allocs\":1,\"failed\":0}\n");
+	assert_int_equal(cb_waves_read(dir, &ws, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "3-demand-kernel-demand.jsonl: line 2: wave 0 [20, 25) does not "
+				    "overlap wave 0 of another file [10, 20)"));
 	/* the same index and kind in two files */
 	put(dir, "workload/3-demand-kernel-demand.jsonl", WAVES_LINE W(0, 10, 20));
 	assert_int_equal(cb_waves_read(dir, &ws, err, sizeof(err)), -1);
