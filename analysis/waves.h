@@ -16,7 +16,8 @@
 
 #include "stalls.h"
 
-#define CB_WAVES_MAX 100000		/* waves one cell may hold */
+/* waves one cell may hold: ~1.2 KB each in summary.json, which compare reads up to 4 MiB */
+#define CB_WAVES_MAX 2000
 #define CB_WAVES_MAX_ORDER 10		/* o0..o10 of samples.csv (MAX_ORDER 10 on x86) */
 #define CB_WAVES_TIME_MAX (1ULL << 62)	/* ns: larger start_ns/end_ns are refused */
 #define CB_WAVES_COUNT_MAX (1ULL << 48)	/* faults, thp, allocs, failed, requested_bytes */

@@ -381,6 +381,21 @@ static void test_bad_lines(void **state)
 	char dir[PATH_MAX], err[1024];
 	struct cb_waves ws;
 
+	/* more waves than a summary.json can hold: wave 2000 (line 2002) */
+	{
+		size_t cap = 2100 * 160, len;
+		char *many = malloc(cap);
+
+		assert_non_null(many);
+		len = (size_t)snprintf(many, cap, "%s", WAVES_LINE);
+		for (int i = 0; i <= CB_WAVES_MAX; i++)
+			len += (size_t)snprintf(many + len, cap - len, "{\"type\":\"wave\",\"index\":%d,"
+						"\"start_ns\":%d,\"end_ns\":%d,\"kind\":\"thp\","
+						"\"requested_bytes\":0,\"faults\":1,\"thp\":1}\n",
+						i, 10 * i, 10 * i + 5);
+		refused(many, CB_WAVES_MAX + 2, "\"index\" is 2000: not an integer in [0, 1999]");
+		free(many);
+	}
 	refused(WAVES_LINE "{\"type\":\"wave\",\"index\":0,\"start_ns\":5,\"kind\":\"thp\","
 		"\"requested_bytes\":0,\"faults\":1,\"thp\":1}\n", 2, "\"end_ns\" is missing");
 	refused(WAVES_LINE W(0, 10, 20) W(1, 50, 40), 3, "\"end_ns\" 40 is before \"start_ns\" 50");
