@@ -2,9 +2,9 @@
 /*
  * synth_trace.h - the synthetic trace writer of the analysis tests: events with chosen
  * timestamps, pids and fields, written by the collector's writer (harness/tracedat.h)
- * against the 6.18 event formats in tests/fixtures/analysis-tracing-6.18, and put() for the
- * files of a cell around it. Included by test_synth_trace.c and test_waves.c (each test is
- * its own program).
+ * against the 6.18 event formats in tests/fixtures/analysis-tracing-6.18; put() for the
+ * files of a cell around it and jget() to read its summary.json back. Included by
+ * test_synth_trace.c and test_waves.c (each test is its own program).
  */
 #ifndef CB_TEST_SYNTH_TRACE_H
 #define CB_TEST_SYNTH_TRACE_H
@@ -15,6 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <json-c/json.h>
+#include <stdlib.h>
 
 #include "tracedat.h"
 #include "util.h"
@@ -191,6 +194,28 @@ static inline void put(const char *dir, const char *name, const char *text)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
+}
+
+/* the value at the dotted @key of the JSON file @path ([N] indexes an array), as JSON text */
+static inline const char *jget(const char *path, const char *key)
+{
+	static char buf[2048];
+	struct json_object *root = json_object_from_file(path), *o = root;
+	char k[256], *part, *save = NULL;
+
+	assert_non_null(root);
+	snprintf(k, sizeof(k), "%s", key);
+	for (part = strtok_r(k, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
+		if (part[0] == '[') {
+			o = json_object_array_get_idx(o, atoi(part + 1));
+			assert_non_null(o);
+		} else {
+			assert_true(json_object_object_get_ex(o, part, &o));
+		}
+	}
+	snprintf(buf, sizeof(buf), "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(root);
+	return buf;
 }
 
 #endif

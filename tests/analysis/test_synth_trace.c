@@ -336,22 +336,6 @@ static void make_cell(const char *run, const char *id, bool with_after)
 	    "1000001000,0,Normal,9000,60,50,52,1\n1000009000,0,Normal,9000,10,5,6,1\n");
 }
 
-/* the value at the dotted @key of the JSON file @path, as compact JSON text */
-static const char *jget(const char *path, const char *key)
-{
-	static char buf[1024];
-	struct json_object *root = json_object_from_file(path), *o = root;
-	char k[256], *part, *save = NULL;
-
-	assert_non_null(root);
-	snprintf(k, sizeof(k), "%s", key);
-	for (part = strtok_r(k, ".", &save); part; part = strtok_r(NULL, ".", &save))
-		assert_true(json_object_object_get_ex(o, part, &o));
-	snprintf(buf, sizeof(buf), "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(root);
-	return buf;
-}
-
 static void test_cell_summary(void **state)
 {
 	char run[PATH_MAX], path[PATH_MAX], *sum, *md;

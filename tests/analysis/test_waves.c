@@ -166,28 +166,6 @@ static void make_cell(const char *dir, bool with_waves)
 	put(dir, "workload/3-demand-kernel-demand.jsonl", kern);
 }
 
-/* the value at the dotted @key of the JSON file @path ([N] indexes an array), as JSON text */
-static const char *jget(const char *path, const char *key)
-{
-	static char buf[2048];
-	struct json_object *root = json_object_from_file(path), *o = root;
-	char k[256], *part, *save = NULL;
-
-	assert_non_null(root);
-	snprintf(k, sizeof(k), "%s", key);
-	for (part = strtok_r(k, ".", &save); part; part = strtok_r(NULL, ".", &save)) {
-		if (part[0] == '[') {
-			o = json_object_array_get_idx(o, atoi(part + 1));
-			assert_non_null(o);
-		} else {
-			assert_true(json_object_object_get_ex(o, part, &o));
-		}
-	}
-	snprintf(buf, sizeof(buf), "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(root);
-	return buf;
-}
-
 static void test_cell_waves(void **state)
 {
 	struct cb_cell_summary cs;
