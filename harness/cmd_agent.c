@@ -62,6 +62,7 @@ static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *o
 	char cell_dir[PATH_MAX];
 	int rc;
 
+	cb_timing_start(&run->timing); /* the guest's own stopwatch: meta.json "timing" */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -52,6 +52,7 @@ static struct {
 	/* the last boot, for fetch */
 	const char *accel;
 	double boot_s; /* qemu start to the agent's start */
+	double agent_end_s; /* qemu start to the agent's exit, -1 if not seen */
 	double total_s;
 } qs;
 
@@ -194,7 +195,7 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 {
 	const struct cb_workload *w = cell->workload;
 	uint64_t t0 = cb_now_ns(), deadline;
-	bool up = false, agent = false;
+	bool up = false, agent = false, agent_end = false;
 	int st;
 
 	deadline = t0 + (uint64_t)((probe_s > 0 ? probe_s : cell->kernel->boot_timeout_s) * 1e9);
@@ -208,9 +209,16 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 		if (!up && (up = console_has(console, CB_INIT_UP_LINE)) && probe_s > 0)
 			deadline = t0 + (uint64_t)(cell->kernel->boot_timeout_s * 1e9);
 		if (up && !agent && (agent = console_has(console, CB_INIT_AGENT_LINE))) {
+			cb_timing_lap(&run->timing, CB_PART_BOOT);
 			qs.boot_s = (cb_now_ns() - t0) / 1e9;
 			deadline = cb_now_ns() + (uint64_t)((w->ready_timeout_s + w->timeout_s +
 							     w->settle_s + AGENT_MARGIN_S) * 1e9);
+		}
+		/* the guest's agent timed its own parts (meta.json "timing"): not the host's */
+		if (agent && !agent_end &&
+		    (agent_end = console_has(console, CB_INIT_AGENT_EXIT_LINE))) {
+			cb_timing_lap_remote(&run->timing);
+			qs.agent_end_s = (cb_now_ns() - t0) / 1e9;
 		}
 		if (cb_now_ns() > deadline) {
 			kill_guest(pid);
@@ -261,7 +269,7 @@ static int boot(struct cb_run *run, const struct cb_cell *cell, const char *cons
 		return -1;
 	}
 	qs.accel = accel;
-	qs.boot_s = -1;
+	qs.boot_s = qs.agent_end_s = -1;
 	*end = watch(run, cell, pid, console, probe_s);
 	return 0;
 }
@@ -337,6 +345,11 @@ static bool want_kvm(void)
 	return !memo;
 }
 
+bool cb_qemu_accel_known(void)
+{
+	return !want_kvm();
+}
+
 static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
 	char console[PATH_MAX], what[256];
@@ -403,6 +416,8 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 	json_object_object_add(q, "memory_mib", json_object_new_int64(guest_mib(cell->kernel)));
 	json_object_object_add(q, "cpus", json_object_new_int64(cell->kernel->cpus));
 	json_object_object_add(q, "agent_start_s", json_object_new_double(qs.boot_s));
+	json_object_object_add(q, "agent_end_s", qs.agent_end_s < 0 ? NULL :
+			       json_object_new_double(qs.agent_end_s));
 	json_object_object_add(q, "guest_s", json_object_new_double(qs.total_s));
 	json_object_object_add(meta, "qemu", q);
 	json_object_object_add(meta, "target", json_object_new_string("qemu"));
