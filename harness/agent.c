@@ -350,6 +350,19 @@ static void agent_timing(struct cb_run *run, struct json_object *meta)
 	json_object_object_add(meta, "timing", t);
 }
 
+void cb_agent_timing_final(struct cb_run *run, const char *cell_dir)
+{
+	struct json_object *meta;
+	char path[PATH_MAX];
+
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0 ||
+	    !(meta = json_object_from_file(path)))
+		return;
+	agent_timing(run, meta);
+	cb_json_write_atomic(path, meta);
+	json_object_put(meta);
+}
+
 /* stop what still runs: the demand, the background load, then the fragmenter's memory */
 static void end_procs(struct cb_proc *pr)
 {

@@ -7,7 +7,11 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char *const part_names[CB_NR_PARTS] = {
 	[CB_PART_BOOT] = "boot",	   [CB_PART_SETUP] = "setup",
@@ -26,6 +30,31 @@ void cb_timing_start(struct cb_timing *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->start_ns = t->mark_ns = cb_now_ns();
+}
+
+void cb_timing_start_at_exec(struct cb_timing *t)
+{
+	char *stat = cb_read_file("/proc/self/stat", NULL), *p;
+	unsigned long long start_ticks = 0;
+	struct timespec boot, mono;
+	long hz = sysconf(_SC_CLK_TCK);
+	int64_t ago_ns;
+
+	cb_timing_start(t);
+	/* field 22, counted after the ")" that ends the command name (which may hold spaces) */
+	p = stat ? strrchr(stat, ')') : NULL;
+	if (!p || hz <= 0 ||
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+		   "%*d %*d %llu", &start_ticks) != 1 ||
+	    clock_gettime(CLOCK_BOOTTIME, &boot) < 0 || clock_gettime(CLOCK_MONOTONIC, &mono) < 0) {
+		free(stat);
+		return;
+	}
+	free(stat);
+	ago_ns = (int64_t)boot.tv_sec * 1000000000 + boot.tv_nsec -
+		 (int64_t)(start_ticks * (1000000000ULL / (unsigned long long)hz));
+	if (ago_ns > 0 && (uint64_t)ago_ns < t->start_ns)
+		t->start_ns = t->mark_ns = t->start_ns - (uint64_t)ago_ns;
 }
 
 /* seconds since the last lap, and the lap moved to now */

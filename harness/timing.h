@@ -50,6 +50,13 @@ const char *cb_timing_name(enum cb_part p);
 /* cb_timing_start - zero @t and start it now */
 void cb_timing_start(struct cb_timing *t);
 
+/*
+ * cb_timing_start_at_exec - start @t at this process's start (/proc/self/stat starttime, a
+ * 10 ms tick, moved from CLOCK_BOOTTIME to CLOCK_MONOTONIC): an agent counts its own exec
+ * and loading. Falls back to now.
+ */
+void cb_timing_start_at_exec(struct cb_timing *t);
+
 /* cb_timing_lap - the time since the last lap belongs to @p; a stopwatch not started starts */
 void cb_timing_lap(struct cb_timing *t, enum cb_part p);
 
