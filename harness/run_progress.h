@@ -18,7 +18,7 @@
  * from the time breakdowns of smoke cells (README: Where a cell's time goes).
  */
 #define CB_EST_QEMU_OVERHEAD_S 20.0
-#define CB_EST_HOST_OVERHEAD_S 12.0
+#define CB_EST_HOST_OVERHEAD_S 5.0
 
 struct cb_progress {
 	size_t nr;	   /* cells this command runs */
