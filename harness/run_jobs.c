@@ -232,7 +232,7 @@ int cb_run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr,
 		 const struct cb_jobs *j, struct cb_progress *prog, size_t *failed)
 {
 	struct sched s = { run, cells, nr, failed, j, prog, NULL, 0, false };
-	bool probed = cb_qemu_accel_known();
+	bool probed = !j->slots || cb_qemu_accel_known();
 	int ret = 0;
 
 	if (j->slots && !(s.kids = calloc((size_t)j->n, sizeof(*s.kids))))
