@@ -15,9 +15,10 @@
 /*
  * A cell's overhead besides its configured waits (settle, the demand's duration, cooldown):
  * boot, fragmentation, stop, analysis. Measured on the 2-core development VM, 2026-12-03,
- * from the time breakdowns of smoke cells (README: Where a cell's time goes).
+ * as wall - settle - demand of the cells' breakdowns: 1 GiB TCG guests, median 27.9 s;
+ * a 256 MiB host cell 0.6-3.4 s (README: How long a run takes).
  */
-#define CB_EST_QEMU_OVERHEAD_S 20.0
+#define CB_EST_QEMU_OVERHEAD_S 25.0
 #define CB_EST_HOST_OVERHEAD_S 5.0
 
 struct cb_progress {
