@@ -9,7 +9,9 @@
  *   - each cell's breakdown (boot on the host's clock, the agent's parts on the guest's)
  *     sums to its wall time within 2%;
  *   - no progress or notice line of one cell is cut by another's;
- *   - --resume of the finished run has nothing left to run and keeps it complete.
+ *   - --resume of the finished run has nothing left to run and keeps it complete;
+ *   - SIGTERM to the run alone stops both guests (exit 130, incomplete), and --resume
+ *     --jobs 2 completes it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,6 +147,66 @@ static void test_two_guests_at_once(void **state)
 	assert_string_equal(itest_json(path, "complete", v, sizeof(v)), "true");
 }
 
+/* both guests up: their consoles say the agent started */
+static bool both_agents_started(const char *out)
+{
+	char path[1200], *text;
+	int n = 0;
+
+	for (int r = 1; r <= 2; r++) {
+		snprintf(path, sizeof(path), "%s/k61.s.w.r%d/console.log", out, r);
+		text = cb_read_file(path, NULL);
+		n += text && strstr(text, "cb-init: agent start");
+		free(text);
+	}
+	return n == 2;
+}
+
+/*
+ * SIGTERM to the run alone (not its process group) while two guests run: it passes the
+ * signal on, both guests are killed, it exits 130 with the run incomplete, and --resume
+ * --jobs 2 runs both cells again to complete
+ */
+static void test_interrupted_then_resumed(void **state)
+{
+	char cfg[1024], out[1024], log[1024], path[1400], v[64], *text;
+	char *args[] = { "run", cfg, "--reps", "2", "--jobs", "2", "-o", out, NULL };
+	char *resume[] = { "run", cfg, "--reps", "2", "--jobs", "2", "-o", out, "--resume", NULL };
+	pid_t pid;
+	int i;
+
+	snprintf(cfg, sizeof(cfg), "%s/jobs.ini", dir);
+	snprintf(out, sizeof(out), "%s/int", dir);
+	snprintf(log, sizeof(log), "%s/int.log", dir);
+	pid = itest_spawn(log, args);
+	for (i = 0; i < 1200 && !both_agents_started(out); i++)
+		usleep(100000);
+	assert_true(both_agents_started(out));
+	kill(pid, SIGTERM);
+	assert_int_equal(itest_wait(pid), 130);
+	text = qtest_log(log);
+	check_lines(text);
+	free(text);
+	assert_int_equal(qemu_processes_with(out), 0);
+	snprintf(path, sizeof(path), "%s/run.json", out);
+	assert_string_equal(itest_json(path, "complete", v, sizeof(v)), "false");
+	for (int r = 1; r <= 2; r++) {
+		snprintf(path, sizeof(path), "%s/k61.s.w.r%d/meta.json", out, r);
+		assert_string_not_equal(itest_json(path, "status", v, sizeof(v)), "complete");
+	}
+
+	assert_int_equal(qtest_run(log, resume), 0);
+	text = qtest_log(log);
+	assert_non_null(strstr(text, "resume: 0 of 2 cells complete, 2 to run now, 0 pending"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/run.json", out);
+	assert_string_equal(itest_json(path, "complete", v, sizeof(v)), "true");
+	for (int r = 1; r <= 2; r++) {
+		snprintf(path, sizeof(path), "%s/k61.s.w.r%d/meta.json", out, r);
+		assert_string_equal(itest_json(path, "status", v, sizeof(v)), "complete");
+	}
+}
+
 static int setup(void **state)
 {
 	char path[1024];
@@ -164,7 +226,8 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_refused_when_oversubscribed),
-					    cmocka_unit_test(test_two_guests_at_once) };
+					    cmocka_unit_test(test_two_guests_at_once),
+					    cmocka_unit_test(test_interrupted_then_resumed) };
 
 	qemu_require();
 	return cmocka_run_group_tests(tests, setup, teardown);
