@@ -88,7 +88,7 @@ static void report(struct sched *s, size_t i, const struct cb_cell_result *res)
 	cb_progress_done(s->prog, i, res->wall_s);
 	if (!res->ok)
 		(*s->failed)++;
-	if (i + 1 < s->nr || s->running)
+	if ((i + 1 < s->nr || s->running) && !cb_interrupted)
 		cb_progress_left(s->prog, left, sizeof(left));
 	if (res->ok)
 		fprintf(stderr, "[%zu/%zu] %s: done in %.1f s%s%s%s\n", i + 1, s->nr, s->cells[i].id,

@@ -63,6 +63,25 @@ static void check_lines(const char *log)
 	}
 }
 
+/* `run --jobs 2 --resume` of @out: exit 0, @says in its log, the run and both cells complete */
+static void resume_to_complete(char *cfg, char *out, const char *log, const char *says)
+{
+	char *resume[] = { "run", cfg, "--reps", "2", "--jobs", "2", "-o", out, "--resume", NULL };
+	char path[1400], v[64], *text;
+
+	assert_int_equal(qtest_run(log, resume), 0);
+	text = qtest_log(log);
+	if (!strstr(text, says))
+		fail_msg("no '%s'", says);
+	free(text);
+	snprintf(path, sizeof(path), "%s/run.json", out);
+	assert_string_equal(itest_json(path, "complete", v, sizeof(v)), "true");
+	for (int r = 1; r <= 2; r++) {
+		snprintf(path, sizeof(path), "%s/k61.s.w.r%d/meta.json", out, r);
+		assert_string_equal(itest_json(path, "status", v, sizeof(v)), "complete");
+	}
+}
+
 static void test_refused_when_oversubscribed(void **state)
 {
 	char cfg[1024], log[1024], out[1024], jobs[16], want[128], *text;
@@ -89,7 +108,6 @@ static void test_two_guests_at_once(void **state)
 {
 	char cfg[1024], out[1024], log[1024], path[1400], v[64], cpus[2][64], *text;
 	char *args[] = { "run", cfg, "--reps", "2", "--jobs", "2", "-o", out, NULL };
-	char *resume[] = { "run", cfg, "--reps", "2", "--jobs", "2", "-o", out, "--resume", NULL };
 	static const char *const ids[] = { "k61.s.w.r1", "k61.s.w.r2" };
 	double start[2], end[2];
 	struct json_object *run, *cells;
@@ -139,12 +157,7 @@ static void test_two_guests_at_once(void **state)
 	assert_int_equal((int)num(path, "timing.cells"), 2);
 	json_object_put(run);
 
-	assert_int_equal(qtest_run(log, resume), 0);
-	text = qtest_log(log);
-	assert_non_null(strstr(text, "resume: 2 of 2 cells complete, 0 to run now, 0 pending"));
-	free(text);
-	snprintf(path, sizeof(path), "%s/run.json", out);
-	assert_string_equal(itest_json(path, "complete", v, sizeof(v)), "true");
+	resume_to_complete(cfg, out, log, "resume: 2 of 2 cells complete, 0 to run now, 0 pending");
 }
 
 /* both guests up: their consoles say the agent started */
@@ -171,7 +184,6 @@ static void test_interrupted_then_resumed(void **state)
 {
 	char cfg[1024], out[1024], log[1024], path[1400], v[64], *text;
 	char *args[] = { "run", cfg, "--reps", "2", "--jobs", "2", "-o", out, NULL };
-	char *resume[] = { "run", cfg, "--reps", "2", "--jobs", "2", "-o", out, "--resume", NULL };
 	pid_t pid;
 	int i;
 
@@ -195,16 +207,7 @@ static void test_interrupted_then_resumed(void **state)
 		assert_string_not_equal(itest_json(path, "status", v, sizeof(v)), "complete");
 	}
 
-	assert_int_equal(qtest_run(log, resume), 0);
-	text = qtest_log(log);
-	assert_non_null(strstr(text, "resume: 0 of 2 cells complete, 2 to run now, 0 pending"));
-	free(text);
-	snprintf(path, sizeof(path), "%s/run.json", out);
-	assert_string_equal(itest_json(path, "complete", v, sizeof(v)), "true");
-	for (int r = 1; r <= 2; r++) {
-		snprintf(path, sizeof(path), "%s/k61.s.w.r%d/meta.json", out, r);
-		assert_string_equal(itest_json(path, "status", v, sizeof(v)), "complete");
-	}
+	resume_to_complete(cfg, out, log, "resume: 0 of 2 cells complete, 2 to run now, 0 pending");
 }
 
 static int setup(void **state)
