@@ -298,17 +298,26 @@ static void kvm_memo_key(char *buf, size_t size)
 	snprintf(buf, size, "tcg host=%s\n", u.release);
 }
 
-static bool kvm_memo_says_tcg(void)
+/* whether the memo says TCG, its path in @path */
+static bool kvm_memo_tcg(char *path, size_t size)
 {
-	char path[PATH_MAX], key[128];
+	char key[128];
 	char *text;
 	bool tcg;
 
-	if (kvm_memo_path(path, sizeof(path)) < 0 || !(text = cb_read_file(path, NULL)))
+	if (kvm_memo_path(path, size) < 0 || !(text = cb_read_file(path, NULL)))
 		return false;
 	kvm_memo_key(key, sizeof(key));
 	tcg = !strncmp(text, key, strlen(key));
 	free(text);
+	return tcg;
+}
+
+static bool kvm_memo_says_tcg(void)
+{
+	char path[PATH_MAX];
+	bool tcg = kvm_memo_tcg(path, sizeof(path));
+
 	if (tcg)
 		cb_log("qemu: KVM failed its probe on this machine before (%s): TCG; "
 		       "COMPACTBENCH_QEMU_ACCEL=kvm probes again", path);
@@ -350,9 +359,15 @@ static bool want_kvm(void)
 	return !memo;
 }
 
+/* as want_kvm, but reading the memo afresh and leaving want_kvm's own memo alone */
 bool cb_qemu_accel_known(void)
 {
-	return !want_kvm();
+	const char *env = getenv("COMPACTBENCH_QEMU_ACCEL");
+	char path[PATH_MAX];
+
+	if ((env && !strcmp(env, "tcg")) || qs.kvm_failed || access("/dev/kvm", R_OK | W_OK) < 0)
+		return true;
+	return !(env && !strcmp(env, "kvm")) && kvm_memo_tcg(path, sizeof(path));
 }
 
 static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
