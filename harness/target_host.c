@@ -128,6 +128,7 @@ static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 	}
 	json_object_put(run->knobs);
 	run->knobs = json_object_new_object();
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	if (run->cfg->start_state != CB_START_NONE) {
 		sync();
 		if (proc_write(run, "/proc/sys/vm/drop_caches", "3") < 0)
@@ -136,6 +137,7 @@ static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 	if (run->cfg->start_state == CB_START_DROP_COMPACT &&
 	    proc_write(run, "/proc/sys/vm/compact_memory", "1") < 0)
 		return -1;
+	cb_timing_lap(&run->timing, CB_PART_START_STATE);
 	for (size_t i = 0; i < s->nr_knobs; i++) {
 		const struct cb_knob_setting *ks = &s->knobs[i];
 
@@ -153,11 +155,13 @@ static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 		unsetenv(WL_WINDOW_ENV); /* the workloads' own default window */
 	else if (reserve_memory(run) < 0)
 		return -1;
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	if (run->cfg->cooldown_s > 0) {
 		struct timespec ts = { (time_t)run->cfg->cooldown_s,
 				       (long)((run->cfg->cooldown_s - (time_t)run->cfg->cooldown_s) * 1e9) };
 
 		nanosleep(&ts, NULL);
+		cb_timing_lap(&run->timing, CB_PART_START_STATE);
 	}
 	return cb_agent_run_cell(run, cell, cell_dir);
 }
