@@ -4,6 +4,7 @@
  * key reference that configs/README.md embeds.
  */
 #include "config.h"
+#include "config_verify.h"
 #include "matrix.h"
 #include "runjson.h"
 
@@ -35,6 +36,10 @@ static int check(const char *path, bool quick)
 		fprintf(stderr, "compactbench: %s\n", err);
 		return 2;
 	}
+	if (cb_config_verify(cfg, "", stderr, NULL) > 0) {
+		cb_config_free(cfg);
+		return 2;
+	}
 	reps = quick ? cfg->quick_reps : cfg->reps;
 	skipped = cb_matrix_skipped(cfg, reps, why, sizeof(why));
 	cells = cb_matrix_expand(cfg, reps, &nr);
@@ -49,6 +54,7 @@ static int check(const char *path, bool quick)
 	if (skipped)
 		printf(" (%zu skipped: %s)", skipped, why);
 	printf("\n");
+	cb_config_verify(cfg, "", stderr, stdout);
 	for (size_t i = 0; i < nr; i++)
 		printf("%3zu %s\n", i + 1, cells[i].id);
 	free(cells);

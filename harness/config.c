@@ -32,6 +32,7 @@ struct pstate {
 	char **seen;	   /* "section\x1fkey" of every key so far */
 	size_t nr_seen;
 	char err[1024];
+	char section[160]; /* the section of the key being read, as written ("kernel k") */
 	bool failed;
 };
 
@@ -84,6 +85,19 @@ static bool name_ok(const char *s)
 static void *base_of(struct pstate *ps, enum key_base b)
 {
 	return b == KB_CONFIG ? (void *)ps->cfg : ps->obj;
+}
+
+/* an enum key's bad value: the section, the key and every allowed value */
+static void enum_fail(struct pstate *ps, const struct cfg_key *k, const char *value, int line)
+{
+	char allowed[256] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; k->choices[i] && n < sizeof(allowed); i++)
+		n += snprintf(allowed + n, sizeof(allowed) - n, "%s%s", i ? ", " : "",
+			      k->choices[i]);
+	fail(ps, line, "[%s] key '%s': '%s' is not one of the allowed values: %s", ps->section,
+	     k->name, value, allowed);
 }
 
 /* check and store one value of a table key; @line for the message */
@@ -151,7 +165,7 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 				return 0;
 			}
 		}
-		fail(ps, line, "key '%s': '%s' is not one of the allowed values", k->name, value);
+		enum_fail(ps, k, value, line);
 		return -1;
 	case KT_LIST: {
 		char **list = NULL, *dup = xstrdup(value), *tok, *save = NULL;
@@ -447,6 +461,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	struct pstate *ps = user;
 	const struct cfg_key *k;
 
+	snprintf(ps->section, sizeof(ps->section), "%s", section);
 	if (ps->failed || ps->sec == SEC_NONE) {
 		if (!ps->failed)
 			fail(ps, ps->line, "key '%s' outside a section", name);
@@ -472,6 +487,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	store_key(ps, k, base_of(ps, k->base), value, ps->line);
+	if (ps->sec == SEC_KERNEL && !strcmp(name, "recipe"))
+		((struct cb_kernel *)ps->obj)->recipe_line = ps->line;
 	return 1;
 }
 

@@ -4,6 +4,7 @@
  * restored at the end, on error and on SIGINT/SIGTERM.
  */
 #include "analyze.h"
+#include "config_verify.h"
 #include "compare.h"
 #include "collector.h"
 #include "matrix.h"
@@ -23,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -302,22 +302,6 @@ static int make_run_dir(struct cb_run *run)
 	}
 	free(data);
 	return 0;
-}
-
-bool cb_kernel_booted(const struct cb_kernel *k, char *booted, size_t size)
-{
-	struct utsname u;
-	char both[sizeof(u.release) + sizeof(u.version) + 2];
-
-	if (uname(&u) < 0) {
-		snprintf(booted, size, "(uname: %s)", strerror(errno));
-		return k->target != CB_TARGET_HOST || !k->release;
-	}
-	snprintf(both, sizeof(both), "%s %s", u.release, u.version);
-	snprintf(booted, size, "%s", strchr(k->release ? k->release : "", ' ') ? both : u.release);
-	if (k->target != CB_TARGET_HOST || !k->release)
-		return true;
-	return !strcmp(k->release, booted);
 }
 
 struct run_opts {
@@ -680,6 +664,10 @@ int cmd_run(int argc, char **argv)
 			cb_config_free(cfg);
 			return 2;
 		}
+	}
+	if (cb_config_verify(cfg, "", stderr, NULL) > 0) { /* what config check says */
+		cb_config_free(cfg);
+		return 2;
 	}
 	run.cfg = cfg;
 	run.quick = o.quick;
