@@ -309,6 +309,38 @@ static void verdict_pair(FILE *txt, FILE *md, const struct group *base, const st
 	free(vb);
 }
 
+/* the largest median of metric @m over the @n groups @sel (0 where none has a value) */
+static double max_median(struct group **sel, int n, enum cb_metric_id m)
+{
+	double max = 0, med;
+
+	for (int i = 0; i < n; i++)
+		if (!cb_metrics_aggregate(m, sel[i]->vals, sel[i]->n, &med) && med > max)
+			max = med;
+	return max;
+}
+
+/*
+ * why a (kernel, workload) had no direct compaction in any setting, from what its cells
+ * saw: no high-order demand at all (an idle workload), order>0 allocations that failed
+ * without compacting (they fall back instead), or THP faults served from free blocks
+ */
+static const char *empty_why(struct group **sel, int n)
+{
+	double thp = max_median(sel, n, CB_M_VM_THP_FAULT_ALLOC) +
+		     max_median(sel, n, CB_M_VM_THP_FAULT_FALLBACK);
+	double failed = max_median(sel, n, CB_M_ALLOC_HI_FAILED);
+
+	if (thp == 0 && failed == 0)
+		return "there was no high-order demand to serve (no THP fault, no failed order>0 "
+		       "allocation): nothing to judge here but background work";
+	if (thp == 0)
+		return "order>0 allocations failed without direct compaction (their callers fall "
+		       "back to smaller pages instead): see failed order>0 allocations";
+	return "the THP faults found free huge pages: the fragmenter left enough free "
+	       "high-order blocks for the demand (configs/README.md: what a host cell needs)";
+}
+
 /* the verdict of one (kernel, workload): each setting against the first; returns how many */
 static int verdict(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
 		   const char *workload, bool many_kernels)
@@ -333,10 +365,12 @@ static int verdict(FILE *txt, FILE *md, struct group *gs, int ng, const char *ke
 	else
 		snprintf(what, sizeof(what), "%s", workload);
 	if (!any) {
+		const char *why = empty_why(sel, n);
+
 		fprintf(txt, "verdict: %s: no direct compaction in any setting: the verdict is empty "
-			"— the workload did not fragment memory enough\n", what);
-		fprintf(md, "- %s: no direct compaction in any setting: the verdict is empty "
-			"— the workload did not fragment memory enough\n", what);
+			"— %s\n", what, why);
+		fprintf(md, "- %s: no direct compaction in any setting: the verdict is empty — %s\n",
+			what, why);
 		return 1;
 	}
 	for (i = 1; i < n; i++)
