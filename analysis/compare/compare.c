@@ -435,7 +435,10 @@ static const char usage[] =
 	"  --all              every metric, not only the key ones\n"
 	"  --format F         text (default, 80 columns), markdown (or md) or json\n"
 	"  --confidence C     0.95 by default\n"
-	"  --kernels B,C      compare kernel C against kernel B within the one run DIR\n";
+	"  --kernels B,C      compare kernel C against kernel B within the one run DIR\n"
+	"\n"
+	"exit status: 0 compared (or the other side is only pending), 2 bad input: usage, a\n"
+	"run that cannot be read, nothing to compare (the message says what would compare).\n";
 
 /* the names @n of @names as "a, b, c" into @buf */
 static const char *name_list(char (*names)[64], size_t n, char *buf, size_t len)
