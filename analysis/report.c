@@ -493,6 +493,45 @@ static void write_pending(FILE *txt, FILE *md, struct cellrec *recs, int n)
 	fprintf(md, "\n");
 }
 
+/*
+ * cells whose numbers are doubtful (summary warnings: a fragmenter that left the demand
+ * enough free blocks), one line per (kernel, setting, workload) with the first cell's words
+ */
+static void write_warnings(FILE *txt, FILE *md, struct cellrec *recs, int n)
+{
+	int i, j, count, groups = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!recs[i].ok || !recs[i].sum.warning[0])
+			continue;
+		for (j = 0; j < i; j++)
+			if (recs[j].ok && recs[j].sum.warning[0] &&
+			    !strcmp(recs[j].kernel, recs[i].kernel) &&
+			    !strcmp(recs[j].setting, recs[i].setting) &&
+			    !strcmp(recs[j].workload, recs[i].workload))
+				break;
+		if (j < i)
+			continue;
+		for (count = 0, j = i; j < n; j++)
+			count += recs[j].ok && recs[j].sum.warning[0] &&
+				 !strcmp(recs[j].kernel, recs[i].kernel) &&
+				 !strcmp(recs[j].setting, recs[i].setting) &&
+				 !strcmp(recs[j].workload, recs[i].workload);
+		if (!groups++)
+			fprintf(md, "## Warnings\n\n");
+		fprintf(txt, "WARNING: %d cell(s) of %s/%s/%s, first %s: %s\n", count,
+			recs[i].kernel, recs[i].setting, recs[i].workload, recs[i].id,
+			recs[i].sum.warning);
+		fprintf(md, "- **%d cell(s) of `%s/%s/%s`**, first `%s`: %s\n", count,
+			recs[i].kernel, recs[i].setting, recs[i].workload, recs[i].id,
+			recs[i].sum.warning);
+	}
+	if (groups) {
+		fprintf(txt, "\n");
+		fprintf(md, "\n");
+	}
+}
+
 /* the tables, the cells left out and the verdicts, to @txt and (markdown) @md */
 static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struct group *gs,
 			 int ng, int left, int pending)
@@ -523,6 +562,7 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 	}
 	if (pending)
 		write_pending(txt, md, recs, n);
+	write_warnings(txt, md, recs, n);
 	fprintf(md, "## Cells left out\n\n");
 	if (left) {
 		fprintf(txt, "left out:\n");
