@@ -19,7 +19,9 @@ static const char usage[] =
 	"   or: compactbench config doc\n"
 	"\n"
 	"check: parse CONFIG as `run` would, print its cells in run order; exit 2 with\n"
-	"       FILE:LINE and the key on the first error.\n"
+	"       FILE:LINE and the key on the first error. Also what `run` checks before a\n"
+	"       cell runs: each qemu kernel's recipe loads, each knob a setting sets on the\n"
+	"       booted host kernel exists there (notes say what waits for a boot).\n"
 	"doc:   print the reference of every key (markdown), generated from the same tables\n"
 	"       the parser uses; configs/README.md holds it.\n";
 

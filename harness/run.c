@@ -767,7 +767,7 @@ static const char restore_usage[] =
 	"Put back every knob a run changed and did not restore (a run killed with SIGKILL, a\n"
 	"crash): the values are in the restore journal ($COMPACTBENCH_STATE_DIR or\n"
 	"/run/compactbench/restore.journal). Also removes tracefs instances left by a killed\n"
-	"collector. A run does the same at its start.\n";
+	"collector. A run does the same at its start. Exit: 0 done, 1 a knob not put back.\n";
 
 int cmd_restore(int argc, char **argv)
 {

@@ -131,7 +131,9 @@ static const char usage[] =
 	"allocations; the stall-latency CDF per workload; stalls by order and origin; cost\n"
 	"against benefit; a timeline of the median cell of each group. Each as PNG and SVG,\n"
 	"with its numbers in CHART.dat. Adds a Charts section to the first DIR's report.md and\n"
-	"writes its report.html: verdict, tables, table of contents, charts (inline SVG).\n";
+	"writes its report.html: verdict, tables, table of contents, charts (inline SVG).\n"
+	"\n"
+	"Exit: 0 drawn, 1 the charts or the report could not be written or drawn, 2 bad input.\n";
 
 int cmd_plot(int argc, char **argv)
 {
