@@ -97,11 +97,15 @@ int runfix_write(const char *dir, const struct runfix *rf, const struct runfix_c
 		rf->sha ? rf->sha : "same", rf->head ? rf->head : "", rf->head ? "," : "");
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s{\"id\":\"%s\",\"kernel\":\"%s\",\"setting\":\"%s\",\"workload\":\"%s\","
-			   "\"rep\":%d}", i ? "," : "", runfix_id(&cells[i], id, sizeof(id)),
-			cells[i].kernel, cells[i].setting, cells[i].workload, cells[i].rep);
+			   "\"rep\":%d,\"index\":%d}", i ? "," : "",
+			runfix_id(&cells[i], id, sizeof(id)), cells[i].kernel, cells[i].setting,
+			cells[i].workload, cells[i].rep, cells[i].index);
 	fprintf(f, "%s%s]}\n", rf->extra_cells && n ? "," : "",
 		rf->extra_cells ? rf->extra_cells : "");
 	if (fclose(f) != 0)
+		return -1;
+	if (rf->config && (cb_path(path, sizeof(path), "%s/config.ini", dir) < 0 ||
+			   cb_write_file_atomic(path, rf->config, strlen(rf->config)) < 0))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (!cells[i].no_dir && write_cell(dir, rf, &cells[i]) < 0)
@@ -117,10 +121,10 @@ size_t runfix_grid(struct runfix_cell *out, size_t max, const char *const *kerne
 	for (size_t k = 0; kernels[k]; k++)
 		for (size_t s = 0; settings[s]; s++)
 			for (size_t w = 0; workloads[w]; w++)
-				for (int r = 1; r <= reps && n < max; r++)
-					out[n++] = (struct runfix_cell){ .kernel = kernels[k],
+				for (int r = 1; r <= reps && n < max; r++, n++)
+					out[n] = (struct runfix_cell){ .kernel = kernels[k],
 						.setting = settings[s], .workload = workloads[w],
-						.rep = r };
+						.rep = r, .index = (int)n };
 	return n;
 }
 

@@ -16,6 +16,7 @@
 struct runfix_cell {
 	const char *kernel, *setting, *workload;
 	int rep;
+	int index;	   /* its position in the whole run's order (run.json "index") */
 	bool no_dir;	   /* listed in run.json, no directory: never ran, or pending */
 	bool lost;	   /* summary.json says events were lost */
 	char metrics[512]; /* the members of summary.json's "metrics" ("" : no summary.json) */
@@ -28,6 +29,7 @@ struct runfix {
 	const char *head;	 /* more members of run.json ("\"complete\":false"), or NULL */
 	const char *extra_cells; /* appended to run.json's cells array as is, or NULL */
 	const char *fixtures;	 /* the directory of the trace fixtures (tests/fixtures) */
+	const char *config;	 /* written as the run's config.ini, or NULL */
 };
 
 /* runfix_id - the cell's id into @buf */
@@ -42,7 +44,8 @@ int runfix_write(const char *dir, const struct runfix *rf, const struct runfix_c
 
 /*
  * runfix_grid - the cells kernels x settings x workloads x @reps (NULL-terminated name
- * lists) into @out in that order, repetition fastest; returns how many (at most @max)
+ * lists) into @out in that order, repetition fastest, each ->index its position; returns
+ * how many (at most @max)
  */
 size_t runfix_grid(struct runfix_cell *out, size_t max, const char *const *kernels,
 		   const char *const *settings, const char *const *workloads, int reps);
