@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * mkrun - the synthetic run directories the README's examples run on (test_readme.py),
- * made with tests/compare/runfix: every cell has a real trace (the analysis-thp-compact
- * fixture, with its vmstat files and a meta.json of status complete), so `analyze` can
- * summarize it again, and a summary.json of known values, so compare and gate have a
- * spread to judge before anything is analyzed again.
+ * made with tests/compare/runfix: every cell has a summary.json of known values, so compare
+ * and gate have a spread to judge, and the cells of the shards and the A/B (the runs the
+ * README analyzes) also a real trace (the analysis-thp-compact fixture, with its vmstat
+ * files and a meta.json of status complete), so `analyze` can summarize them again.
  *
  *   mkrun FIXTURES DIR default [I/N]  the shape of configs/default.ini: linux61 with none,
  *                                     proactive-20 and wmark, linux61-demand with none and
@@ -31,14 +31,14 @@
 static const double factor[REPS] = { 0.7, 0.8, 0.85, 0.9, 0.95, 1.0, 1.0, 1.05, 1.1, 1.2, 1.3,
 				     1.4 };
 
-static void values(struct runfix_cell *c, int group)
+static void values(struct runfix_cell *c, int group, bool trace)
 {
 	double f = factor[(c->rep - 1 + 5 * group) % REPS];
 
 	snprintf(c->metrics, sizeof(c->metrics), "\"dc_stall_p99_ns\":%.0f,\"dc_stall_total_ns\":%.0f,"
 		 "\"dc_stalls\":%.0f,\"dc_stalls_worked\":%.0f,\"wl_thp_success_rate\":0.5",
 		 8e6 * f, 2e8 * f, 150 * f, 100 * f);
-	c->trace = "analysis-thp-compact";
+	c->trace = trace ? "analysis-thp-compact" : NULL;
 }
 
 /* configs/default.ini's groups, repetition by repetition; shard @si of @sn (0: all) */
@@ -58,7 +58,7 @@ static size_t default_cells(struct runfix_cell *cells, int si, int sn)
 			cells[n] = (struct runfix_cell){ .kernel = groups[g][0], .setting = groups[g][1],
 							 .workload = "thp-frag", .rep = r,
 							 .index = index };
-			values(&cells[n++], g);
+			values(&cells[n++], g, sn > 0);
 		}
 	}
 	return n;
@@ -72,7 +72,7 @@ static size_t ab_cells(struct runfix_cell *cells, bool pending)
 	size_t n = runfix_grid(cells, MAX_CELLS, k, s, w, REPS);
 
 	for (size_t i = 0; i < n; i++) {
-		values(&cells[i], (int)(i / REPS));
+		values(&cells[i], (int)(i / REPS), true);
 		cells[i].no_dir = pending && !strcmp(cells[i].kernel, "patched");
 	}
 	return n;
