@@ -59,7 +59,8 @@ static void usage(FILE *f)
 			 opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-20s %s\n", left, opts[i].help);
 	}
-	fprintf(f, "\nexit status: 0 done, 1 some cells left out (not complete; listed), 2 bad input\n"
+	fprintf(f, "\nexit status: 0 done, 1 some cells left out (not complete; listed) or never run (a merge\n"
+		"with shards missing: run.json lists fewer than its total_cells), 2 bad input\n"
 		"(a missing or corrupt file: the other cells are still analyzed) or usage.\n"
 		"Cells of a kernel not booted yet (run.json's \"pending\") are listed as pending,\n"
 		"not left out, and do not change the exit status: booted into that kernel,\n"

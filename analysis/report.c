@@ -606,6 +606,33 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 	}
 }
 
+/*
+ * cells of the matrix that no directory of this run holds: a merge of shards with some
+ * missing lists fewer cells than run.json's total_cells (a shard itself holds a part by
+ * design). Said to @txt and @md; returns how many.
+ */
+static int never_ran(FILE *txt, FILE *md, struct json_object *run, int n)
+{
+	struct json_object *total = NULL, *shard = NULL;
+	long long missing;
+
+	if (!json_object_object_get_ex(run, "total_cells", &total) ||
+	    !json_object_is_type(total, json_type_int) ||
+	    (json_object_object_get_ex(run, "shard", &shard) && shard))
+		return 0;
+	missing = json_object_get_int64(total) - n;
+	if (missing <= 0)
+		return 0;
+	fprintf(txt, "never ran: %lld of the matrix's %lld cells are in no directory of this run "
+		"(shards missing from the merge? `compactbench merge` named them): every table "
+		"above lacks them\n", missing, (long long)json_object_get_int64(total));
+	fprintf(md, "\n## Cells that never ran\n\n%lld of the matrix's %lld cells are in no "
+		"directory of this run (shards missing from the merge? `compactbench merge` named "
+		"them): every table above lacks them.\n", missing,
+		(long long)json_object_get_int64(total));
+	return missing > INT_MAX ? INT_MAX : (int)missing;
+}
+
 int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 {
 	char path[PATH_MAX], *md_buf = NULL;
@@ -613,7 +640,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 	struct cellrec *recs = NULL;
 	struct group *gs = NULL;
 	size_t md_len = 0;
-	int n, ng = 0, left, pending = 0, i, ret = -1;
+	int n, ng = 0, left, pending = 0, missing, i, ret = -1;
 	FILE *md;
 
 	run = cb_runjson_load(run_dir, err, errlen);
@@ -642,6 +669,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 			jstr(run, "config_sha256") ? ")" : "",
 			jstr(run, "tool_version") ? jstr(run, "tool_version") : "unknown");
 	write_report(out, md, recs, n, gs, ng, left, pending);
+	missing = never_ran(out, md, run, n);
 	if (fclose(md)) {
 		md = NULL;
 		snprintf(err, errlen, "%s: out of memory", run_dir);
@@ -654,7 +682,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 		goto out;
 	}
 	fprintf(out, "report: %s/report.md\n", run_dir);
-	ret = left ? 1 : 0;
+	ret = left || missing ? 1 : 0;
 	for (i = 0; i < n; i++)
 		if (recs[i].bad)
 			ret = 2;

@@ -392,6 +392,41 @@ static void test_gate_no_such_group(void **state)
 	}
 }
 
+/*
+ * a merge with shards missing: run.json lists 5 of its total_cells 8; analyze says 3 never
+ * ran and exits 1 (issue 22: it said "5 cells, 5 analyzed, 0 left out" and exit 0). A shard
+ * lists a part of the matrix by design: not flagged.
+ */
+static void test_never_ran(void **state)
+{
+	static const char *const k[] = { "host", NULL }, *const s[] = { "s", NULL };
+	static const char *const w[] = { "w", NULL };
+	struct runfix_cell cells[5];
+	struct runfix rf = { .head = "\"total_cells\":8", .fixtures = getenv("FIXTURES") };
+	size_t n = runfix_grid(cells, 5, k, s, w, 5);
+	char d[700], *out, *err;
+
+	if (!rf.fixtures)
+		skip();
+	for (size_t i = 0; i < n; i++)
+		cells[i].trace = "analysis-thp-compact";
+	snprintf(d, sizeof(d), "%s/merged", tmp);
+	assert_int_equal(runfix_write(d, &rf, cells, n), 0);
+	assert_int_equal(runfix_capture(cmd_analyze, (char *[]){ "analyze", d, NULL }, tmp, &out,
+					&err), 1);
+	assert_non_null(strstr(out, "5 cells, 5 analyzed, 0 left out"));
+	assert_non_null(strstr(out, "never ran: 3 of the matrix's 8 cells are in no directory"));
+	free(out);
+	free(err);
+	rf.head = "\"total_cells\":8,\"shard\":{\"index\":1,\"count\":2}";
+	assert_int_equal(runfix_write(d, &rf, cells, n), 0);
+	assert_int_equal(runfix_capture(cmd_analyze, (char *[]){ "analyze", d, NULL }, tmp, &out,
+					&err), 0);
+	assert_null(strstr(out, "never ran"));
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_stale_summary),
 		cmocka_unit_test(test_compare_configs),
 		cmocka_unit_test(test_gate_no_such_group),
+		cmocka_unit_test(test_never_ran),
 	};
 	int rc;
 
