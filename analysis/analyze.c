@@ -211,6 +211,22 @@ static void keep_charts(const char *run_dir, const char *charts)
 	free(md);
 }
 
+/*
+ * "never_ran": the cells of the matrix (run.json's total_cells) no directory of the run
+ * holds, as the text report says them (a merge with shards missing); 0 for a shard
+ */
+static void add_never_ran(struct json_object *out, struct json_object *run, size_t listed)
+{
+	struct json_object *total = NULL, *shard = NULL;
+	long long n = 0;
+
+	if (json_object_object_get_ex(run, "total_cells", &total) &&
+	    json_object_is_type(total, json_type_int) &&
+	    !(json_object_object_get_ex(run, "shard", &shard) && shard))
+		n = json_object_get_int64(total) - (long long)listed;
+	json_object_object_add(out, "never_ran", json_object_new_int64(n > 0 ? n : 0));
+}
+
 /* a run's cells as JSON: each cell's id, names and summary.json (null if it has none) */
 static void print_run_json(const char *run_dir, int status)
 {
@@ -237,6 +253,7 @@ static void print_run_json(const char *run_dir, int status)
 				json_object_array_add(arr, e);
 			}
 		}
+		add_never_ran(out, run, json_object_array_length(arr));
 		json_object_put(run);
 	}
 	json_object_object_add(out, "cells", arr);

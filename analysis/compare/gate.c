@@ -283,6 +283,12 @@ static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const 
 	long n;
 
 	cb_fmt_mde(x, sizeof(x), j, unit);
+	if (j->mde <= allowed && j->mde == 0) {	/* no spread: cb_fmt_mde says "any" */
+		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: %s: no detectable change "
+			     "(p = %.3f); no spread, so any change would have shown", who, name,
+			     numbers, j->p);
+		return GATE_PASS;
+	}
 	if (j->mde <= allowed) {
 		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: %s: no detectable change "
 			     "(p = %.3f); could have seen a change of %s or more, within --max-mde "

@@ -418,6 +418,12 @@ static void test_never_ran(void **state)
 	assert_non_null(strstr(out, "never ran: 3 of the matrix's 8 cells are in no directory"));
 	free(out);
 	free(err);
+	/* the JSON carries it too */
+	assert_int_equal(runfix_capture(cmd_analyze, (char *[]){ "analyze", d, "--format", "json",
+							NULL }, tmp, &out, &err), 1);
+	assert_non_null(strstr(out, "\"never_ran\":3"));
+	free(out);
+	free(err);
 	rf.head = "\"total_cells\":8,\"shard\":{\"index\":1,\"count\":2}";
 	assert_int_equal(runfix_write(d, &rf, cells, n), 0);
 	assert_int_equal(runfix_capture(cmd_analyze, (char *[]){ "analyze", d, NULL }, tmp, &out,
