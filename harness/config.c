@@ -90,14 +90,10 @@ static void *base_of(struct pstate *ps, enum key_base b)
 /* an enum key's bad value: the section, the key and every allowed value */
 static void enum_fail(struct pstate *ps, const struct cfg_key *k, const char *value, int line)
 {
-	char allowed[256] = "";
-	size_t n = 0;
+	char allowed[256];
 
-	for (size_t i = 0; k->choices[i] && n < sizeof(allowed); i++)
-		n += snprintf(allowed + n, sizeof(allowed) - n, "%s%s", i ? ", " : "",
-			      k->choices[i]);
 	fail(ps, line, "[%s] key '%s': '%s' is not one of the allowed values: %s", ps->section,
-	     k->name, value, allowed);
+	     k->name, value, cb_cfg_choices_text(k->choices, allowed, sizeof(allowed)));
 }
 
 /* check and store one value of a table key; @line for the message */
@@ -619,32 +615,6 @@ static void check_ssh_kernel(struct pstate *ps, struct cb_kernel *k)
 	}
 }
 
-static bool kernel_listed(char **list, const struct cb_kernel *k)
-{
-	if (!list)
-		return true;
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(list[i], k->name))
-			return true;
-	return false;
-}
-
-bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k)
-{
-	return kernel_listed(s->kernels, k);
-}
-
-bool cb_workload_on_kernel(const struct cb_workload *w, const struct cb_kernel *k)
-{
-	return kernel_listed(w->kernels, k);
-}
-
-bool cb_cell_wanted(const struct cb_kernel *k, const struct cb_setting *s,
-		    const struct cb_workload *w)
-{
-	return cb_setting_on_kernel(s, k) && cb_workload_on_kernel(w, k);
-}
-
 static void check_config(struct pstate *ps)
 {
 	struct cb_config *cfg = ps->cfg;
@@ -761,9 +731,7 @@ void cb_config_free(struct cb_config *cfg)
 		free(cfg->kernels[i].identity);
 		free(cfg->kernels[i].remote_dir);
 		free(cfg->kernels[i].remote_state_dir);
-		for (k = 0; cfg->kernels[i].ssh_options && cfg->kernels[i].ssh_options[k]; k++)
-			free(cfg->kernels[i].ssh_options[k]);
-		free(cfg->kernels[i].ssh_options);
+		free_list(cfg->kernels[i].ssh_options);
 	}
 	for (i = 0; i < cfg->nr_settings; i++) {
 		for (k = 0; k < cfg->settings[i].nr_knobs; k++) {
