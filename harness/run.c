@@ -4,6 +4,7 @@
  * restored at the end, on error and on SIGINT/SIGTERM.
  */
 #include "analyze.h"
+#include "config_verify.h"
 #include "compare.h"
 #include "collector.h"
 #include "jobs_plan.h"
@@ -26,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -309,22 +309,6 @@ static int make_run_dir(struct cb_run *run)
 	}
 	free(data);
 	return 0;
-}
-
-bool cb_kernel_booted(const struct cb_kernel *k, char *booted, size_t size)
-{
-	struct utsname u;
-	char both[sizeof(u.release) + sizeof(u.version) + 2];
-
-	if (uname(&u) < 0) {
-		snprintf(booted, size, "(uname: %s)", strerror(errno));
-		return k->target != CB_TARGET_HOST || !k->release;
-	}
-	snprintf(both, sizeof(both), "%s %s", u.release, u.version);
-	snprintf(booted, size, "%s", strchr(k->release ? k->release : "", ' ') ? both : u.release);
-	if (k->target != CB_TARGET_HOST || !k->release)
-		return true;
-	return !strcmp(k->release, booted);
 }
 
 struct run_opts {
@@ -642,6 +626,10 @@ int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (cb_config_verify(cfg, "", stderr, NULL) > 0) { /* what config check says */
+		cb_config_free(cfg);
+		return 2;
+	}
 	if (cb_jobs_setup(&jobs, cfg, o.jobs ? o.jobs : 1, err, sizeof(err)) < 0) {
 		cb_log("%s: %s", cfg->path, err);
 		cb_config_free(cfg);
@@ -747,7 +735,7 @@ static const char restore_usage[] =
 	"Put back every knob a run changed and did not restore (a run killed with SIGKILL, a\n"
 	"crash): the values are in the restore journal ($COMPACTBENCH_STATE_DIR or\n"
 	"/run/compactbench/restore.journal). Also removes tracefs instances left by a killed\n"
-	"collector. A run does the same at its start.\n";
+	"collector. A run does the same at its start. Exit: 0 done, 1 a knob not put back.\n";
 
 int cmd_restore(int argc, char **argv)
 {

@@ -10,6 +10,7 @@
  * /init said it was up), TCG is used for the rest of the run. The accel used
  * goes into meta.json ("qemu" object). No network; the console is kept as console.log.
  */
+#include "config_verify.h"
 #include "initramfs.h"
 #include "kernel_build.h"
 #include "meta.h"
@@ -64,11 +65,8 @@ static int kernel_index(const struct cb_run *run, const struct cb_kernel *k)
 /* a relative recipe is relative to the config file's directory */
 static void recipe_path(const struct cb_run *run, const struct cb_kernel *k, char *buf, size_t size)
 {
-	char *dup = strdup(run->cfg->path);
-
-	if (k->recipe[0] == '/' || !dup || cb_path(buf, size, "%s/%s", dirname(dup), k->recipe) < 0)
+	if (cb_config_recipe_path(run->cfg, k, buf, size) < 0)
 		cb_path(buf, size, "%s", k->recipe);
-	free(dup);
 }
 
 static int qemu_prepare(struct cb_run *run)
