@@ -63,7 +63,7 @@ const struct wl_info wl_frag_unmovable = {
 	"  {\"type\":\"pageblocks\",\"when\":\"before\"|\"after\",\"Unmovable\":N,\"Movable\":N,...}\n"
 	"                                   pageblocks per migrate type (/proc/pagetypeinfo)\n"
 	"  {\"type\":\"phase\",\"phase\":\"ready\",\"pipes\":N,\"pipe_bytes\":..,\"sockets\":N,\n"
-	"   \"socket_bytes\":..,\"pagetable_bytes\":..,\"fds\":N,\"fd_limited\":..,...}\n"
+	"   \"socket_bytes\":..,\"pagetable_bytes\":..,\"locked_kb\":N,\"fds\":N,\"fd_limited\":..,...}\n"
 	"  {\"type\":\"summary\",\"workload\":\"frag-unmovable\",...,\"fds_open_at_end\":N,\n"
 	"   \"interrupted\":..}\n"
 	"\n"
