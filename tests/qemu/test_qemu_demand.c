@@ -20,7 +20,7 @@
  *      __GFP_KSWAPD_RECLAIM were counted (order 9) without waking it;
  *    - demand that was rate-limited (it may wake, did not) is served: a demand pass starts
  *      within the interval in force (the back-off of the pass running when the demand came
- *      may have doubled it), 5/4 of it for the guest's jiffies, plus the longest pass of the
+ *      may have doubled it), twice it for the guest's jiffies, plus the longest pass of the
  *      cell and a scheduling allowance, unless kswapd was awake then (the pass waits for
  *      it) or the trace ended first;
  *    - passes start at least the 500 ms interval apart (the rate limit, less a jiffy), so
@@ -52,12 +52,13 @@
 /* what a timer-woken kcompactd may be late by under TCG, on top of its longest pass */
 #define SCHED_ALLOWANCE_NS 250000000LL
 /*
- * The patch keeps time in jiffies, the trace in sched_clock: under TCG on a loaded host the
- * guest's periodic tick loses ticks, and demand passes under back-off came 10-24% more than
- * their interval apart (16 s: 18.05 s); the timer wheel adds up to 1/8 more. So an interval
- * of N ms is allowed N * 5 / 4 of trace time.
+ * The patch keeps time in jiffies, the trace in sched_clock (the TSC): under TCG on a loaded
+ * host the guest's periodic tick loses ticks, and jiffies ran at 50-90% of trace time here
+ * (load 8-15 on 2 cores): kcompactd asleep for the 0.21 s left of a 1 s interval woke 1.22 s
+ * later; passes under back-off came 1.2-1.5 times their interval apart (32 s: 43-44 s). The
+ * timer wheel adds up to 1/8. So an interval of N ms is allowed 2 N ms of trace time.
  */
-#define JIFFIES_SLACK(ns) ((ns) / 4)
+#define JIFFIES_SLACK(ns) (ns)
 #define MAX_EVENTS 200000
 /* passes start at least the 500 ms interval apart: less a jiffy of 10 ms, and 10 ms more */
 #define MIN_PASS_GAP_NS 480000000ULL
@@ -568,8 +569,9 @@ static void test_demand_in_guest(void **state)
 		 * trace ends, and up to 1% may come after its deadline. With the interval reported
 		 * at the demand and no jiffies slack, 6 of 10956 and 4 of 18152 were late: in the
 		 * traces looked at since, each late one came during a pass that then doubled the
-		 * interval, or under back-off (16 s) with the guest's jiffies ~13% slow; both are
-		 * in the deadline now (issue 16).
+		 * interval, or while the guest's jiffies ran slow (JIFFIES_SLACK); both are in the
+		 * deadline now (issue 16). A 6.12 run under load 13 had 5748 of 11433 late with
+		 * 5/4 of the interval, none with twice it.
 		 */
 		print_message("late: %ld\n", served.late);
 		assert_int_equal(served.served + served.late, served.checked);
