@@ -22,6 +22,9 @@ const struct cb_knob cb_knobs[] = {
 	{ "vm.compaction_demand_driven", "/proc/sys/vm/compaction_demand_driven", CB_KNOB_INT, 0, 1,
 	  NULL, "demand-driven kcompactd: compact for the high-order demand the allocator saw (1 = on; "
 	  "only kernels with configs/kernels/patches/demand-kcompactd)" },
+	{ "vm.compact_unevictable_allowed", "/proc/sys/vm/compact_unevictable_allowed", CB_KNOB_INT,
+	  0, 1, NULL, "whether compaction may move mlocked (unevictable) pages (0: such pages pin "
+	  "their pageblock, e.g. frag-unmovable --filler-lock)" },
 	{ "vm.extfrag_threshold", "/proc/sys/vm/extfrag_threshold", CB_KNOB_INT, 0, 1000, NULL,
 	  "above this fragmentation index the kernel compacts rather than reclaims for high-order" },
 	{ "vm.watermark_boost_factor", "/proc/sys/vm/watermark_boost_factor", CB_KNOB_INT, 0, 1000000,

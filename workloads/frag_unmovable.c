@@ -26,6 +26,8 @@
 
 #define MAX_SHARE_OF_AVAILABLE 0.5   /* of unmovable, unreclaimable memory */
 #define MAX_TOTAL_SHARE 0.95	     /* with the filler: no swap here, keep off the OOM killer */
+/* the filler's half plus --size: the kernel memory costs more than it holds (skb truesize) */
+#define MAX_HELD_SHARE 0.9
 #define SPARE_FDS 64
 #define UNIT (1ULL << 20)	     /* per kind and turn: small, so the kinds interleave */
 
@@ -37,6 +39,8 @@ struct unmovable {
 	uint64_t size, filler, pipe_size, socket_size;
 	struct wl_mem win;	/* the window, MemAvailable at the start */
 	bool clamped;		/* --size or --filler was lowered to fit */
+	bool filler_lock;	/* --filler-lock: keep the filler's half, mlocked, through the hold */
+	char *filler_map;	/* that half's mapping while it is kept */
 	bool kind[NR_KINDS];
 	int nkinds;
 	double fill_limit_s;
@@ -94,15 +98,29 @@ static int resolve(struct unmovable *u, const struct wl_args *a)
 		return WL_ARGS_ERROR;
 	if (wl_arg_size_fit(a, "size", &u->win, MAX_SHARE_OF_AVAILABLE, &u->size, &u->clamped))
 		return WL_ARGS_ERROR;
-	/* the filler comes on top of --size: it gets what the total share leaves */
+	/*
+	 * The filler's peak is before its every other page is freed; the kernel memory then
+	 * comes on top of the half that stays: filler <= min(total, 2 * (held - size)), with
+	 * held a little below total for the kernel memory's overhead (0.5 of MemAvailable of
+	 * pipes, sockets and page tables under a 0.95 filler got it OOM-killed). Holding back
+	 * all of --size (as before) left free blocks larger than --size, which the kernel
+	 * allocations took whole (the fallback steals the largest free block first): the holes
+	 * stayed empty and compaction had the freed filler's blocks back.
+	 */
 	if (wl_arg_str(a, "filler")) {
 		struct wl_mem left = u->win;
+		uint64_t total = (uint64_t)(MAX_TOTAL_SHARE * (double)u->win.avail);
+		uint64_t held = (uint64_t)(MAX_HELD_SHARE * (double)u->win.avail);
 
-		left.avail = (uint64_t)(MAX_TOTAL_SHARE * (double)u->win.avail) - u->size;
+		/* --size is at most MAX_SHARE_OF_AVAILABLE, below held: no wrap */
+		left.avail = held - u->size < total / 2 ? 2 * (held - u->size) : total;
 		if (wl_arg_size_fit(a, "filler", &left, 1.0, &u->filler, &filler_clamped))
 			return WL_ARGS_ERROR;
 		u->clamped |= filler_clamped;
 	}
+	u->filler_lock = wl_arg_bool(a, "filler-lock");
+	if (u->filler_lock && !u->filler)
+		return wl_args_error(a, "filler-lock", "needs --filler");
 	wl_arg_size(a, "pipe-size", u->win.window, &u->pipe_size);
 	wl_arg_size(a, "socket-size", u->win.window, &u->socket_size);
 	u->fill_limit_s = wl_arg_duration(a, "duration");
@@ -124,6 +142,7 @@ static void emit_start(const struct unmovable *u)
 	wl_json_int(o, "size_bytes", (int64_t)u->size);
 	wl_mem_json(o, &u->win, u->clamped);
 	wl_json_int(o, "filler_bytes", (int64_t)u->filler);
+	wl_json_bool(o, "filler_lock", u->filler_lock);
 	wl_json_int(o, "pipe_size", (int64_t)u->pipe_size);
 	wl_json_int(o, "socket_size", (int64_t)u->socket_size);
 	wl_json_int(o, "nofile", u->nofile);
@@ -241,6 +260,8 @@ static void emit_ready(const struct unmovable *u)
 	wl_json_int(o, "pagetable_bytes", (int64_t)(u->h.pt_touches * page));
 	wl_json_int(o, "vmpte_kb_delta", u->pte_kb[1] - u->pte_kb[0]);
 	wl_json_int(o, "mem_available_kb_delta", u->avail_kb[1] - u->avail_kb[0]);
+	/* the kernel's count of the resident pages --filler-lock keeps locked (0 without it) */
+	wl_json_int(o, "locked_kb", wl_proc_kb("/proc/self/smaps_rollup", "Locked"));
 	wl_json_int(o, "fds", (int64_t)u->h.nfds);
 	wl_json_int(o, "fd_limit", (int64_t)u->h.fd_limit);
 	wl_json_bool(o, "fd_limited", u->h.fd_limited);
@@ -270,7 +291,18 @@ static int fragment(struct unmovable *u)
 	if (u->error[0])
 		return -1;
 	ret = wl_stopping() ? -1 : allocate(u);
-	if (filler)
+	/*
+	 * --filler-lock: lock the half that stays (MLOCK_ONFAULT: the holes are not faulted
+	 * back); with vm.compact_unevictable_allowed = 0 compaction then cannot move it.
+	 */
+	if (filler && u->filler_lock && ret == 0 &&
+	    mlock2(filler, u->filler - u->filler % u->h.page_size, MLOCK_ONFAULT) < 0) {
+		snprintf(u->error, sizeof(u->error), "mlock2 filler: %s", strerror(errno));
+		ret = -1;
+	}
+	if (filler && u->filler_lock && ret == 0)
+		u->filler_map = filler;
+	else if (filler)
 		munmap(filler, u->filler - u->filler % u->h.page_size);
 	if (ret < 0 || wl_stopping())
 		return -1;
@@ -329,6 +361,8 @@ int main(int argc, char **argv)
 	if (fragment(&u) == 0)
 		wl_hold_run(&u.hold);
 	um_release(&u.h);
+	if (u.filler_map)
+		munmap(u.filler_map, u.filler - u.filler % u.h.page_size);
 	emit_summary(&u, wl_fd_count(0), secs_since(t0));
 	if (u.error[0]) {
 		fprintf(stderr, "frag-unmovable: %s\n", u.error);

@@ -20,10 +20,18 @@ static const struct wl_option frag_unmovable_options[] = {
 	{ .name = "socket-size", .type = WL_OPT_SIZE, .def = "1M",
 	  .help = "data queued in each socket pair" },
 	{ .name = "filler", .type = WL_OPT_SIZE, .def = NULL,
-	  .help = "spread the kernel memory: first fault this much anonymous memory (a fraction of "
-		  "the window or bytes; with --size capped at 0.95 of MemAvailable) and free every other page, so the kernel allocations "
-		  "that follow land in the holes of many pageblocks; the filler is freed before "
-		  "\"ready\". Without it they gather in few pageblocks" },
+	  .help = "spread the kernel memory: first fault this much anonymous memory (a fraction of the "
+		  "window or bytes; capped at 0.95 of MemAvailable, and so that its half plus "
+		  "--size stay within 0.9 of it) and free every other page, so the kernel allocations that "
+		  "follow land in the holes of many pageblocks once the free blocks left are used "
+		  "up; the filler is freed before \"ready\". Without it they gather in few "
+		  "pageblocks. The holes --size leaves unfilled free whole pageblocks again with the "
+		  "filler: the larger both are, the fewer" },
+	{ .name = "filler-lock", .type = WL_OPT_BOOL, .def = "false",
+	  .help = "keep the filler's other half through the hold, mlocked, instead of freeing it "
+		  "before \"ready\" (its holes are not faulted back): with "
+		  "vm.compact_unevictable_allowed = 0 compaction cannot move it either, so no "
+		  "pageblock it touches becomes a free huge page" },
 	{ .name = "duration", .type = WL_OPT_DURATION, .def = "10m",
 	  .help = "bound on the allocating: stop when it is reached and hold what was made" },
 	{ .name = "hold", .type = WL_OPT_DURATION, .def = "0",
@@ -55,7 +63,7 @@ const struct wl_info wl_frag_unmovable = {
 	"  {\"type\":\"pageblocks\",\"when\":\"before\"|\"after\",\"Unmovable\":N,\"Movable\":N,...}\n"
 	"                                   pageblocks per migrate type (/proc/pagetypeinfo)\n"
 	"  {\"type\":\"phase\",\"phase\":\"ready\",\"pipes\":N,\"pipe_bytes\":..,\"sockets\":N,\n"
-	"   \"socket_bytes\":..,\"pagetable_bytes\":..,\"fds\":N,\"fd_limited\":..,...}\n"
+	"   \"socket_bytes\":..,\"pagetable_bytes\":..,\"locked_kb\":N,\"fds\":N,\"fd_limited\":..,...}\n"
 	"  {\"type\":\"summary\",\"workload\":\"frag-unmovable\",...,\"fds_open_at_end\":N,\n"
 	"   \"interrupted\":..}\n"
 	"\n"

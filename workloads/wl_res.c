@@ -69,14 +69,21 @@ int wl_fd_count(pid_t pid)
  */
 long long wl_status_kb(pid_t pid, const char *key)
 {
-	char path[64], *text, *line;
-	size_t klen = strlen(key);
-	long long v = -1;
+	char path[64];
 
 	if (pid)
 		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	else
 		snprintf(path, sizeof(path), "/proc/self/status");
+	return wl_proc_kb(path, key);
+}
+
+long long wl_proc_kb(const char *path, const char *key)
+{
+	char *text, *line;
+	size_t klen = strlen(key);
+	long long v = -1;
+
 	text = cb_read_file(path, NULL);
 	if (!text)
 		return -1;

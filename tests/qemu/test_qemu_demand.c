@@ -19,14 +19,19 @@
  *    - no allocation that may not wake kthreads woke kcompactd, and the THP faults without
  *      __GFP_KSWAPD_RECLAIM were counted (order 9) without waking it;
  *    - demand that was rate-limited (it may wake, did not) is served: a demand pass starts
- *      within its interval plus the longest pass of the cell and a scheduling allowance,
- *      unless kswapd was awake then (the pass waits for it) or the trace ended first;
+ *      within the interval in force (the back-off of the pass running when the demand came
+ *      may have doubled it), twice it for the guest's jiffies, plus the longest pass of the
+ *      cell and a scheduling allowance, unless kswapd was awake then (the pass waits for
+ *      it) or the trace ended first;
  *    - passes start at least the 500 ms interval apart (the rate limit, less a jiffy), so
  *      never more than 121 in 60 s (demand_passes_bound()).
  *    With 0 the same workloads record no demand at all, although the event is enabled (its
- *    format is in trace.dat). On 6.12 only the setting on runs, without the dgram workload
- *    (unix-dgram's orders 2-4 got frag-anon OOM-killed there, as on plain 6.1 in
- *    policies.ini), so orders 1-3 are checked.
+ *    format is in trace.dat). On 6.12 only the setting on runs, without the dgram workload,
+ *    so orders 1-3 are checked: unix-dgram's orders 2-4 got frag-anon OOM-killed there (as
+ *    on plain 6.1 in policies.ini) with 0.25 of MemAvailable queued, and in 1 of 2 runs with
+ *    0.15 (the other: order 4 counted 19 times); pipe-resize's order-4 rings beside
+ *    unix-stream were counted 4 times in 15 s, beside thp-demand never (each ring's block is
+ *    freed and taken back at once), too few to assert (issue 16).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,6 +51,14 @@
 #define THP_ORDER 9
 /* what a timer-woken kcompactd may be late by under TCG, on top of its longest pass */
 #define SCHED_ALLOWANCE_NS 250000000LL
+/*
+ * The patch keeps time in jiffies, the trace in sched_clock (the TSC): under TCG on a loaded
+ * host the guest's periodic tick loses ticks, and jiffies ran at 50-90% of trace time here
+ * (load 8-15 on 2 cores): kcompactd asleep for the 0.21 s left of a 1 s interval woke 1.22 s
+ * later; passes under back-off came 1.2-1.5 times their interval apart (32 s: 43-44 s). The
+ * timer wheel adds up to 1/8. So an interval of N ms is allowed 2 N ms of trace time.
+ */
+#define JIFFIES_SLACK(ns) (ns)
 #define MAX_EVENTS 200000
 /* passes start at least the 500 ms interval apart: less a jiffy of 10 ms, and 10 ms more */
 #define MIN_PASS_GAP_NS 480000000ULL
@@ -101,7 +114,7 @@ enum ev_kind { EV_DEMAND, EV_TARGET, EV_KSWAPD_WAKE, EV_KSWAPD_SLEEP };
 struct ev {
 	unsigned long long ts;
 	enum ev_kind kind;
-	long order, may_wake, woke, interval_ms, pass, after;
+	long order, may_wake, woke, interval_ms, pass, after, target, nr_free, zone;
 };
 
 struct demand_count {
@@ -141,6 +154,10 @@ static void on_target(struct demand_count *c, struct tep_event *e, struct tep_re
 
 	v->pass = field(e, r, "pass");
 	v->after = field(e, r, "after");
+	v->order = field(e, r, "order");
+	v->target = field(e, r, "target");
+	v->nr_free = field(e, r, "nr_free");
+	v->zone = field(e, r, "idx");
 	if (v->after) {
 		c->targets_after++;
 		c->targets_met += field(e, r, "nr_free") >= field(e, r, "target");
@@ -316,6 +333,22 @@ struct served {
 	long checked, served, late, skipped_kswapd, skipped_end;
 };
 
+/*
+ * The interval that times the first pass after @c->ev[@i]: the longest any demand event
+ * reports from it until that pass (@next_start), as the pass running when the demand came
+ * may have doubled it at its end (the back-off), and the next pass waits for that one.
+ */
+static unsigned long long interval_in_force(const struct demand_count *c, size_t i,
+					    unsigned long long next_start)
+{
+	long ms = c->ev[i].interval_ms;
+
+	for (size_t j = i + 1; j < c->nr && c->ev[j].ts <= next_start; j++)
+		if (c->ev[j].kind == EV_DEMAND && c->ev[j].interval_ms > ms)
+			ms = c->ev[j].interval_ms;
+	return ms * 1000000ULL;
+}
+
 /* bug 1 of the review: rate-limited demand is served within its interval (see the top) */
 static void check_served(const struct demand_count *c, struct served *s,
 			 const unsigned long long *starts, size_t nr_starts,
@@ -325,12 +358,15 @@ static void check_served(const struct demand_count *c, struct served *s,
 
 	for (size_t i = 0; i < c->nr; i++) {
 		const struct ev *v = &c->ev[i];
-		unsigned long long deadline;
+		unsigned long long deadline, interval;
 		size_t k = 0;
 
 		if (v->kind != EV_DEMAND || !v->may_wake || v->woke)
 			continue;
-		deadline = v->ts + v->interval_ms * 1000000ULL + longest + SCHED_ALLOWANCE_NS;
+		while (k < nr_starts && starts[k] <= v->ts)
+			k++;
+		interval = interval_in_force(c, i, k < nr_starts ? starts[k] : end);
+		deadline = v->ts + interval + JIFFIES_SLACK(interval) + longest + SCHED_ALLOWANCE_NS;
 		if (deadline > end) {
 			s->skipped_end++;
 			continue;
@@ -340,8 +376,6 @@ static void check_served(const struct demand_count *c, struct served *s,
 			continue;
 		}
 		s->checked++;
-		while (k < nr_starts && starts[k] <= v->ts)
-			k++;
 		if (k < nr_starts && starts[k] <= deadline)
 			s->served++;
 		else if (k < nr_starts)
@@ -409,10 +443,40 @@ static void drop_section(char *text, const char *head)
 		sec[1] = '\0';
 }
 
+/*
+ * tests/qemu/@ini with its recipe swapped for the kernel under test's, into @cfg (in the test's
+ * directory, named @tag-KVER.ini); @drop_612: without [setting off] and [workload dgram]
+ */
+static void write_matrix(const char *ini_name, const char *tag, char *cfg, size_t size,
+			 bool drop_612)
+{
+	char recipe[1100], name[128], *ini, *text, *p;
+
+	snprintf(cfg, size, "%s/tests/qemu/%s", getenv("SOURCE_ROOT"), ini_name);
+	ini = cb_read_file(cfg, NULL);
+	assert_non_null(ini);
+	p = strstr(ini, "recipe = ");
+	assert_non_null(p);
+	*p = '\0';
+	snprintf(name, sizeof(name), "linux-%s-demand.ini", kver);
+	kpath(recipe, sizeof(recipe), name);
+	p = strchr(p + 1, '\n');
+	snprintf(cfg, size, "%s/%s-%s.ini", dir, tag, kver);
+	if (asprintf(&text, "%srecipe = %s%s", ini, recipe, p) < 0)
+		abort();
+	if (drop_612) {
+		drop_section(text, "\n[setting off]\n");
+		drop_section(text, "\n[workload dgram]\n");
+	}
+	qtest_write(cfg, text, 0644);
+	free(text);
+	free(ini);
+}
+
 static void test_demand_in_guest(void **state)
 {
-	char cfg[1100], out[1100], log[1100], cell[1400], v[64], recipe[1100], name[128], *text;
-	char *args[] = { "run", cfg, "-o", out, NULL }, *ini, *p;
+	char cfg[1100], out[1100], log[1100], cell[1400], v[64], *text;
+	char *args[] = { "run", cfg, "-o", out, NULL };
 	static const char *const settings[] = { "on", "off" },
 				 *const workloads[] = { "dgram", "stream", "thp" };
 	size_t nr_settings = strcmp(kver, "6.1") ? 1 : 2;
@@ -422,26 +486,7 @@ static void test_demand_in_guest(void **state)
 	int rc;
 
 	/* the matrix, on the kernel under test (6.12: the setting on only) */
-	snprintf(cfg, sizeof(cfg), "%s/tests/qemu/demand-qemu.ini", getenv("SOURCE_ROOT"));
-	ini = cb_read_file(cfg, NULL);
-	assert_non_null(ini);
-	p = strstr(ini, "recipe = ");
-	assert_non_null(p);
-	*p = '\0';
-	snprintf(name, sizeof(name), "linux-%s-demand.ini", kver);
-	kpath(recipe, sizeof(recipe), name);
-	p = strchr(p + 1, '\n');
-	snprintf(cfg, sizeof(cfg), "%s/demand-%s.ini", dir, kver);
-	if (asprintf(&text, "%srecipe = %s%s", ini, recipe, p) < 0)
-		abort();
-	if (nr_settings == 1) {
-		drop_section(text, "\n[setting off]\n");
-		drop_section(text, "\n[workload dgram]\n");
-	}
-	qtest_write(cfg, text, 0644);
-	free(text);
-	free(ini);
-
+	write_matrix("demand-qemu.ini", "demand", cfg, sizeof(cfg), nr_settings == 1);
 	snprintf(out, sizeof(out), "%s/run", dir);
 	snprintf(log, sizeof(log), "%s/log", dir);
 	unsetenv("COMPACTBENCH_QEMU_APPEND");
@@ -521,14 +566,130 @@ static void test_demand_in_guest(void **state)
 			assert_true(served.checked > 0);
 		/*
 		 * Bug 1 was demand never served. Every checked demand must see a pass before the
-		 * trace ends; under TCG on a loaded host the guest's timers slip, so up to 1% may
-		 * come after the interval + longest pass + allowance (10956 checked, 6 late, was
-		 * seen with another integration test running beside it).
+		 * trace ends, and up to 1% may come after its deadline. With the interval reported
+		 * at the demand and no jiffies slack, 6 of 10956 and 4 of 18152 were late: in the
+		 * traces looked at since, each late one came during a pass that then doubled the
+		 * interval, or while the guest's jiffies ran slow (JIFFIES_SLACK); both are in the
+		 * deadline now (issue 16). A 6.12 run under load 13 had 5748 of 11433 late with
+		 * 5/4 of the interval, none with twice it.
 		 */
 		print_message("late: %ld\n", served.late);
 		assert_int_equal(served.served + served.late, served.checked);
 		assert_true(served.late * 100 <= served.checked);
 	}
+}
+
+/* a demand pass as its target events show it */
+struct pass_info {
+	unsigned long long start, end;
+	long nr;		/* the node's pass number */
+	long interval_ms;	/* the interval the first demand event after it reports */
+	bool progress;		/* a zone it compacted got closer to its targets */
+};
+
+#define NR_ZONES_SEEN 8
+
+/* @c's passes into @p (at most @max), in time order; how many */
+static size_t backoff_passes(const struct demand_count *c, struct pass_info *p, size_t max)
+{
+	long before[NR_ZONES_SEEN], after[NR_ZONES_SEEN];
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct ev *v = &c->ev[i];
+		struct pass_info *cur = n ? &p[n - 1] : NULL;
+
+		if (v->kind == EV_DEMAND && cur && !cur->interval_ms && v->ts > cur->end)
+			cur->interval_ms = v->interval_ms;
+		if (v->kind != EV_TARGET)
+			continue;
+		assert_true(v->zone >= 0 && v->zone < NR_ZONES_SEEN);
+		if (!cur || v->pass != cur->nr) {
+			assert_true(n < max);
+			cur = &p[n++];
+			memset(cur, 0, sizeof(*cur));
+			cur->start = v->ts;
+			cur->nr = v->pass;
+			memset(before, 0, sizeof(before));
+			memset(after, 0, sizeof(after));
+		}
+		cur->end = v->ts;
+		/* kcompactd_zone_met(): the free pages of each order, capped by its target */
+		if (v->after)
+			after[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
+		else
+			before[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
+		if (v->after && after[v->zone] > before[v->zone])
+			cur->progress = true;
+	}
+	return n;
+}
+
+/*
+ * The back-off, measured: demand that compaction cannot meet (tests/qemu/backoff-qemu.ini,
+ * 6.1 only) for over two minutes. Every pass then fails to bring the targets closer, so each
+ * doubles the interval (0.5, 1, 2, ... 32 s, as the demand events report it), the next pass
+ * starts no sooner than that, and so at most 7 passes start in the first minute after the
+ * first one and 2 in the second: the bound the series states, a property of the patch.
+ */
+static void test_backoff_in_guest(void **state)
+{
+	char cfg[1100], out[1100], log[1100], cell[1400], *text;
+	char *args[] = { "run", cfg, "-o", out, NULL };
+	struct demand_count c = { 0 };
+	struct pass_info p[64];
+	unsigned long long t0, last = 0;
+	long minute[2] = { 0 };
+	size_t n;
+	int rc;
+
+	if (strcmp(kver, "6.1")) {
+		print_message("skipped: the back-off is measured on 6.1 (qemu-demand)\n");
+		return;
+	}
+	write_matrix("backoff-qemu.ini", "backoff", cfg, sizeof(cfg), false);
+	snprintf(out, sizeof(out), "%s/backoff-run", dir);
+	snprintf(log, sizeof(log), "%s/backoff.log", dir);
+	rc = qtest_run(log, args);
+	text = qtest_log(log);
+	free(text);
+	assert_int_equal(rc, 0);
+	snprintf(cell, sizeof(cell), "%s/demand.on.unmeetable.r1", out);
+	assert_knob(cell, "vm.compaction_demand_driven", "1");
+	assert_knob(cell, "vm.compact_unevictable_allowed", "0");
+	assert_knob(cell, "thp.defrag", "defer");
+	count_cell(cell, &c);
+	n = backoff_passes(&c, p, 64);
+	/* enough passes to see the doubling, every one traced (no pass without targets) */
+	assert_true(n >= 6);
+	t0 = p[0].start;
+	/* the premise: the THP demand lasted two minutes past the first pass, nothing helped */
+	for (size_t i = 0; i < c.nr; i++)
+		if (c.ev[i].kind == EV_DEMAND && c.ev[i].order == THP_ORDER)
+			last = c.ev[i].ts;
+	assert_true(last >= t0 + 120000000000ULL);
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long gap = i ? p[i].start - p[i - 1].start : 0;
+
+		print_message("  pass %ld at +%.1f s (+%.1f s); interval after it %ld ms\n", p[i].nr,
+			      (p[i].start - t0) / 1e9, gap / 1e9, p[i].interval_ms);
+		assert_int_equal(p[i].nr, p[0].nr + (long)i);
+		assert_false(p[i].progress);
+		if (p[i].start - t0 < 120000000000ULL)
+			minute[(p[i].start - t0) / 60000000000ULL]++;
+		if (!i || (i == n - 1 && !p[i].interval_ms))
+			continue; /* the last pass may have no demand event after it */
+		/* the interval doubled, up to 32 s, and the pass waited for it (less a jiffy) */
+		assert_int_equal(p[i].interval_ms, p[i - 1].interval_ms * 2 > 32000 ?
+				 32000 : p[i - 1].interval_ms * 2);
+		assert_true(gap + 10000000ULL >= (unsigned long long)p[i - 1].interval_ms * 1000000ULL);
+	}
+	print_message("back-off: %zu passes, %ld in the first minute, %ld in the second "
+		      "(bound 7 and 2)\n", n, minute[0], minute[1]);
+	assert_true(minute[0] <= 7);
+	assert_true(minute[1] <= 2);
+	free(c.ev);
+	free(c.awake);
 }
 
 static int setup(void **state)
@@ -558,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_series_applies_layout_stock),
 		cmocka_unit_test(test_knob_missing_is_named),
 		cmocka_unit_test(test_demand_in_guest),
+		cmocka_unit_test(test_backoff_in_guest),
 	};
 	char tarball[256];
 

@@ -106,6 +106,36 @@ static void test_pagetables(void **state)
 	/* PMD pages add 1/512; nothing is shared, so no less */
 	assert_true(pte_kb >= made_kb && pte_kb <= made_kb + made_kb / 256 + 64);
 	assert_int_equal(wlt_get_int(ready, "fds"), 0);
+	assert_int_equal(wlt_get_int(ready, "locked_kb"), 0); /* nothing locked without it */
+	wlt_free(&r);
+}
+
+/* --filler-lock: smaps_rollup's Locked is the filler's kept half; without --filler, exit 2 */
+static void test_filler_lock(void **state)
+{
+	char *argv[] = { (char *)prog, (char *)"--size", (char *)"4M", (char *)"--kinds",
+			 (char *)"pagetable", (char *)"--filler", (char *)"32M", (char *)"--filler-lock",
+			 (char *)"--hold", (char *)"10ms", NULL };
+	char *bad[] = { (char *)prog, (char *)"--size", (char *)"4M", (char *)"--filler-lock",
+			NULL };
+	struct json_object *ready;
+	long long locked_kb;
+	struct wlt_result r;
+
+	assert_int_equal(wlt_run(argv, NULL, &r), 0);
+	assert_int_equal(r.status, 0);
+	check_run(&r);
+	assert_true(wlt_get_bool(wlt_find(&r, "phase", "start"), "filler_lock"));
+	ready = wlt_find(&r, "phase", "ready");
+	locked_kb = wlt_get_int(ready, "locked_kb");
+	printf("# filler 32 MiB, every other page freed: Locked %lld kB\n", locked_kb);
+	/* the half that stays, 16 MiB: the freed holes are not locked back in */
+	assert_true(locked_kb >= 16384 - 64 && locked_kb <= 16384 + 64);
+	wlt_free(&r);
+
+	assert_int_equal(wlt_run(bad, NULL, &r), 0);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--filler-lock"));
 	wlt_free(&r);
 }
 
@@ -176,6 +206,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_pagetables),
+		cmocka_unit_test(test_filler_lock),
 		cmocka_unit_test(test_sigint_ready),
 		cmocka_unit_test(test_sigterm_ready),
 		cmocka_unit_test(test_sigint_allocating),
