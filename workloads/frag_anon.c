@@ -72,8 +72,9 @@ static int resolve_churn(struct frag *f, const struct wl_args *a)
 	    o->pc_hold < f->page)
 		return wl_args_error(a, "churn-pagecache-hold", "less than a page");
 	o->dir = wl_arg_str(a, "churn-dir");
-	if (!o->dir || !o->dir[0])
-		return wl_args_error(a, "churn-dir", "empty");
+	if (o->pc_rate_bps > 0 && (!o->dir || access(o->dir, W_OK | X_OK) < 0))
+		return wl_args_error(a, "churn-dir", "not a directory this program may write in: %s",
+				     strerror(errno ? errno : ENOENT));
 	o->report_s = wl_arg_duration(a, "churn-report");
 	o->page = f->page;
 	o->keep_every = f->keep_every;
