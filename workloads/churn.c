@@ -156,6 +156,65 @@ fail:
 	return -1;
 }
 
+/* the pool's mapping: base pages, reserved lazily */
+static int pool_map(struct churn *c)
+{
+	c->pool_mem = mmap(NULL, c->o.pool_max, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (c->pool_mem == MAP_FAILED) {
+		c->pool_mem = NULL;
+		snprintf(c->error, sizeof(c->error), "churn: mapping the pool: %s", strerror(errno));
+		return -1;
+	}
+	if (madvise(c->pool_mem, c->o.pool_max, MADV_NOHUGEPAGE) < 0 && errno != EINVAL) {
+		snprintf(c->error, sizeof(c->error), "churn: madvise(MADV_NOHUGEPAGE): %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* grow the pool while MemFree is above the target, shrink it at once when below */
+static int pool_step(struct churn *c)
+{
+	long long kb = cb_meminfo_kb(NULL, "MemFree");
+	uint64_t want, off;
+
+	if (kb < 0) {
+		snprintf(c->error, sizeof(c->error), "churn: MemFree: %s", strerror(errno));
+		return -1;
+	}
+	c->mem_free = kb * 1024;
+	if ((uint64_t)c->mem_free > c->o.free_target) {
+		want = (uint64_t)c->mem_free - c->o.free_target;
+		if (want > CHURN_POOL_STEP)
+			want = CHURN_POOL_STEP;
+		if (want > c->o.pool_max - c->pool_bytes)
+			want = c->o.pool_max - c->pool_bytes;
+		want -= want % c->o.page;
+		for (off = 0; off < want; off += c->o.page)
+			c->pool_mem[c->pool_bytes + off] = 1;
+		c->pool_bytes += want;
+		c->pool_grown += want;
+	} else {
+		want = c->o.free_target - (uint64_t)c->mem_free;
+		want += c->o.page - 1;
+		want -= want % c->o.page;
+		if (want > c->pool_bytes)
+			want = c->pool_bytes;
+		if (want && madvise(c->pool_mem + c->pool_bytes - want, want, MADV_DONTNEED) < 0) {
+			snprintf(c->error, sizeof(c->error), "churn: freeing the pool: %s",
+				 strerror(errno));
+			return -1;
+		}
+		c->pool_bytes -= want;
+		c->pool_shrunk += want;
+	}
+	if (c->pool_bytes > c->pool_peak)
+		c->pool_peak = c->pool_bytes;
+	return 0;
+}
+
 /*
  * churn_start - set @c up from @o (copied; o->kept stays the caller's) and make the
  * page-cache directory. Returns 0, or -1 with c->error set.
@@ -166,6 +225,9 @@ int churn_start(struct churn *c, const struct churn_opts *o)
 	c->o = *o;
 	c->dirfd = c->fd = -1;
 	c->t0 = c->last_report_ns = cb_now_ns();
+	c->mem_free = -1;
+	if (o->free_target && o->pool_max && pool_map(c) < 0)
+		return -1;
 	if (o->pc_rate_bps <= 0)
 		return 0;
 	c->file_bytes = o->pc_hold / 2 < PC_FILE_MAX ? o->pc_hold / 2 : PC_FILE_MAX;
@@ -217,6 +279,14 @@ static void emit(struct churn *c, const char *type, uint64_t now)
 	wl_json_int(o, "pagecache_bytes", (int64_t)p);
 	add_counts(o, "pagecache_", c->o.pc_rate_bps, p, pf, secs);
 	wl_json_int(o, "cycles", (int64_t)c->cycle);
+	if (c->pool_mem) {
+		wl_json_int(o, "free_target_bytes", (int64_t)c->o.free_target);
+		wl_json_int(o, "mem_free_bytes", c->mem_free);
+		wl_json_int(o, "pool_bytes", (int64_t)c->pool_bytes);
+		wl_json_int(o, "pool_peak_bytes", (int64_t)c->pool_peak);
+		wl_json_int(o, "pool_grown_bytes", (int64_t)c->pool_grown);
+		wl_json_int(o, "pool_shrunk_bytes", (int64_t)c->pool_shrunk);
+	}
 	if (whole) {
 		wl_json_int(o, "ticks", (int64_t)c->ticks);
 		wl_json_str(o, "error", c->error[0] ? c->error : NULL);
@@ -256,6 +326,8 @@ int churn_run(struct churn *c, uint64_t deadline_ns)
 		uint64_t b = due(c, &c->anon, c->o.rate_bps, now);
 
 		c->ticks++;
+		if (c->pool_mem && pool_step(c) < 0)
+			return -1;
 		if (b && c->o.npages && anon_step(c, b) < 0)
 			return -1;
 		b = due(c, &c->pc, c->o.pc_rate_bps, now);
@@ -285,6 +357,9 @@ void churn_finish(struct churn *c)
 		close(c->dirfd);
 	if (c->pc_dir[0] && !strstr(c->pc_dir, "XXXXXX"))
 		cb_rm_rf(c->pc_dir);
+	if (c->pool_mem)
+		munmap(c->pool_mem, c->o.pool_max);
+	c->pool_mem = NULL;
 	free(c->buf);
 	c->buf = NULL;
 	c->fd = c->dirfd = -1;

@@ -14,6 +14,14 @@
  * Both are rate-controlled against the clock: at time t since the churn began, the work
  * done is brought up to rate * t, at most CHURN_CATCHUP_S of work per tick, so a machine
  * that cannot keep up shows a measured rate below the set one (and says so).
+ *
+ * A churn that frees what it allocates mostly gets its own freed pages back: the buddy
+ * allocator serves a base page from the smallest free block, so larger free blocks (those
+ * a demand wave freed, those compaction made) survive while small ones last. The free
+ * target (--churn-free-target) closes that gap the way page cache does on a real machine:
+ * a pool of base pages grows while MemFree is above the target (taking the small free
+ * blocks first, then splitting larger ones) and shrinks at once when MemFree falls below
+ * it (a wave's faults), by at most CHURN_POOL_STEP per tick when growing.
  */
 #ifndef CB_CHURN_H
 #define CB_CHURN_H
@@ -25,6 +33,7 @@
 
 #define CHURN_TICK_NS 20000000ULL /* 20 ms between two rate checks */
 #define CHURN_CATCHUP_S 0.25	  /* at most this much of the rate's work per tick */
+#define CHURN_POOL_STEP (16ULL << 20) /* most bytes the pool grows by per tick */
 
 struct churn_opts {
 	double rate_bps;	/* anonymous bytes re-allocated per second (0: none) */
@@ -32,6 +41,8 @@ struct churn_opts {
 	uint64_t pc_hold;	/* most page-cache bytes kept in files at once */
 	const char *dir;	/* where the page-cache directory is made */
 	double report_s;	/* period of the "churn" lines */
+	uint64_t free_target;	/* keep MemFree near this with the pool (0: no pool) */
+	uint64_t pool_max;	/* most bytes the pool holds */
 	/* the fragmenter's memory: @npages pages of @page bytes at @mem, @kept its bitmap */
 	char *mem;
 	uint64_t npages;
@@ -55,6 +66,10 @@ struct churn {
 	char pc_dir[PATH_MAX];
 	int dirfd, fd;
 	uint64_t head, tail, file_bytes, cur_bytes, kept_bytes;
+	/* the pool (free target): pool_bytes of base pages at the start of pool_mem */
+	char *pool_mem;
+	uint64_t pool_bytes, pool_grown, pool_shrunk, pool_peak;
+	long long mem_free;	/* MemFree in bytes at the last tick, -1 if unread */
 	char *buf;
 	char error[256];
 };

@@ -68,6 +68,10 @@ static int resolve_churn(struct frag *f, const struct wl_args *a)
 	if (wl_arg_str(a, "churn-pagecache") &&
 	    wl_arg_size(a, "churn-pagecache", f->win.window, &v) == 0)
 		o->pc_rate_bps = (double)v;
+	if (wl_arg_str(a, "churn-free-target"))
+		wl_arg_size(a, "churn-free-target", f->win.window, &o->free_target);
+	wl_arg_size(a, "churn-pool-max", f->win.window, &o->pool_max);
+	o->pool_max -= o->pool_max % f->page;
 	if (wl_arg_size(a, "churn-pagecache-hold", f->win.window, &o->pc_hold) < 0 ||
 	    o->pc_hold < f->page)
 		return wl_args_error(a, "churn-pagecache-hold", "less than a page");
@@ -85,7 +89,7 @@ static int resolve_churn(struct frag *f, const struct wl_args *a)
 
 static bool churning(const struct frag *f)
 {
-	return f->churn_o.rate_bps > 0 || f->churn_o.pc_rate_bps > 0;
+	return f->churn_o.rate_bps > 0 || f->churn_o.pc_rate_bps > 0 || f->churn_o.free_target > 0;
 }
 
 /* turn the parsed options into @f; returns WL_ARGS_OK or WL_ARGS_ERROR (message printed) */
@@ -132,6 +136,8 @@ static void emit_start(const struct frag *f)
 	wl_json_real(o, "churn_rate_bps", f->churn_o.rate_bps);
 	wl_json_real(o, "churn_pagecache_bps", f->churn_o.pc_rate_bps);
 	wl_json_int(o, "churn_pagecache_hold_bytes", (int64_t)f->churn_o.pc_hold);
+	wl_json_int(o, "churn_free_target_bytes", (int64_t)f->churn_o.free_target);
+	wl_json_int(o, "churn_pool_max_bytes", (int64_t)f->churn_o.pool_max);
 	wl_json_int(o, "pid", getpid());
 	wl_json_emit(o);
 }

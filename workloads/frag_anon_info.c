@@ -42,6 +42,14 @@ static const struct wl_option frag_anon_options[] = {
 	{ .name = "churn-dir", .type = WL_OPT_STRING, .def = "/tmp",
 	  .help = "where the page-cache churn makes its directory frag-anon-churn.XXXXXX "
 		  "(removed at exit); on tmpfs its pages are shmem, freed when a file is deleted" },
+	{ .name = "churn-free-target", .type = WL_OPT_SIZE, .def = NULL,
+	  .help = "during the hold, keep MemFree near this (a fraction of the window or bytes) "
+		  "with a pool of base pages: grown (at most 16 MiB per 20 ms) while MemFree is "
+		  "above it, shrunk at once when below, the way page cache fills a machine and is "
+		  "reclaimed; default: no pool" },
+	{ .name = "churn-pool-max", .type = WL_OPT_SIZE, .def = "0.5",
+	  .help = "most memory the pool of --churn-free-target holds (a fraction of the window "
+		  "or bytes)" },
 	{ .name = "churn-report", .type = WL_OPT_DURATION, .def = "1s",
 	  .help = "period of the \"churn\" lines (0: only the final \"churn_summary\")" },
 	{ 0 }
@@ -66,7 +74,9 @@ const struct wl_info wl_frag_anon = {
 	"  {\"type\":\"churn\",\"t_ns\":..,\"interval_s\":..,\"rate_set_bps\":..,\"rate_bps\":..,\n"
 	"   \"freed_bytes\":..,\"allocated_bytes\":..,\"pagecache_bytes\":..,\n"
 	"   \"pagecache_rate_set_bps\":..,\"pagecache_rate_bps\":..,\"pagecache_freed_bytes\":..,\n"
-	"   \"cycles\":..}                                  with --churn-*: every --churn-report,\n"
+	"   \"cycles\":..,\"free_target_bytes\":..,\"mem_free_bytes\":..,\"pool_bytes\":..,\n"
+	"   \"pool_peak_bytes\":..,\"pool_grown_bytes\":..,\"pool_shrunk_bytes\":..}\n"
+	"                                                 with --churn-*: every --churn-report,\n"
 	"                                                 what the churn did since the last line\n"
 	"  {\"type\":\"churn_summary\",...same keys over the whole churn, \"duration_s\" for\n"
 	"   \"interval_s\",\"ticks\":..,\"error\":null}        when the hold ends\n"
@@ -83,7 +93,11 @@ const struct wl_info wl_frag_anon = {
 	"page from the smallest free block, so the churn splits larger free blocks (those a\n"
 	"demand wave freed, those compaction made) only once smaller ones run short. Work is\n"
 	"paced against the clock every 20 ms (catching up at most 0.25 s of it per tick): a\n"
-	"machine that cannot keep up shows rate_bps below rate_set_bps.\n"
+	"machine that cannot keep up shows rate_bps below rate_set_bps. Hence\n"
+	"--churn-free-target: its pool takes the small free blocks first and then splits the\n"
+	"larger ones, so what a wave frees is broken up before the next wave unless a policy\n"
+	"compacts it again. The pool_* keys (with --churn-free-target) are the state at the\n"
+	"line's time and totals since the churn began, not per interval.\n"
 	"\n"
 	"Exit status: 0 when the memory was fragmented and held (a SIGINT/SIGTERM during the hold\n"
 	"is the normal way to end it: exit 0 with \"interrupted\":true); 130 (SIGINT) or 143\n"

@@ -10,7 +10,8 @@
  *     program's own churn_summary AND independently by this process: the program's minor
  *     faults (/proc/PID/stat: one per base page the churn allocates) and bytes written
  *     (/proc/PID/io wchar) over a window timed here; freed matches allocated (memory held
- *     stays the same); its page-cache directory is gone after it ends.
+ *     stays the same); its page-cache directory is gone after it ends; the free target's
+ *     pool grows to its bound when MemFree is far above the target, stays empty below it.
  * Memory stays small (at most 64 MiB), nothing here changes host settings.
  *
  * Usage: test_recur PATH/PROGRAM... (thp-demand and frag-anon among them)
@@ -269,6 +270,45 @@ static void test_churn_rate(void **state)
 	wlt_free(&r);
 }
 
+/* frag-anon with a free target @target and a pool of at most 32 MiB, held 300 ms */
+static struct json_object *pool_run(const char *target, struct wlt_result *r)
+{
+	char *argv[] = { (char *)frag_anon, (char *)"--size", (char *)"4M", (char *)"--hold",
+			 (char *)"300ms", (char *)"--churn-free-target", (char *)target,
+			 (char *)"--churn-pool-max", (char *)"32M", NULL };
+	struct json_object *cs;
+
+	assert_int_equal(wlt_run(argv, NULL, r), 0);
+	assert_int_equal(r->status, 0);
+	assert_true(r->json_ok);
+	cs = wlt_find(r, "churn_summary", NULL);
+	assert_non_null(cs);
+	assert_int_equal(wlt_get_int(cs, "allocated_bytes"), 0); /* no --churn-rate */
+	return cs;
+}
+
+/*
+ * the pool: this machine has GiBs free, so a 16 MiB target grows it to its 32 MiB bound
+ * and a 1024T target leaves it empty
+ */
+static void test_churn_pool(void **state)
+{
+	struct json_object *cs;
+	struct wlt_result r;
+
+	cs = pool_run("16M", &r);
+	assert_true(wlt_get_int(cs, "mem_free_bytes") > 16 << 20);
+	assert_int_equal(wlt_get_int(cs, "pool_bytes"), 32 << 20);
+	assert_int_equal(wlt_get_int(cs, "pool_peak_bytes"), 32 << 20);
+	assert_int_equal(wlt_get_int(cs, "pool_grown_bytes"), 32 << 20);
+	assert_int_equal(wlt_get_int(cs, "pool_shrunk_bytes"), 0);
+	wlt_free(&r);
+	cs = pool_run("1024T", &r);
+	assert_int_equal(wlt_get_int(cs, "pool_bytes"), 0);
+	assert_int_equal(wlt_get_int(cs, "pool_grown_bytes"), 0);
+	wlt_free(&r);
+}
+
 /* a churn directory it cannot write in is a bad argument, before anything is allocated */
 static void test_churn_bad_dir(void **state)
 {
@@ -290,6 +330,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_waves_periodic),
 		cmocka_unit_test(test_waves_poisson),
 		cmocka_unit_test(test_churn_rate),
+		cmocka_unit_test(test_churn_pool),
 		cmocka_unit_test(test_churn_bad_dir),
 	};
 
