@@ -168,9 +168,13 @@ static int resolve(struct demand *d, const struct wl_args *a)
 				     "%llu bytes is not a power of two of at least one page",
 				     (unsigned long long)d->region);
 	d->release = wl_arg_bool(a, "release");
-	/* what is kept must fit in what is available now; with --release one region at a time */
-	if (wl_arg_size_fit(a, "size", &d->win, d->release ? 0 : MAX_SHARE_OF_AVAILABLE, &d->size,
-			    &d->clamped))
+	/*
+	 * what is kept must fit in what is available now; with --release one region at a time;
+	 * with --waves the memory of a wave comes when it starts, maybe from a fragmenter's pool
+	 * that gives it back (frag-anon --churn-free-target), so only the window bounds it
+	 */
+	if (wl_arg_size_fit(a, "size", &d->win, d->release || wl_arg_long(a, "waves") ? 0 :
+			    MAX_SHARE_OF_AVAILABLE, &d->size, &d->clamped))
 		return WL_ARGS_ERROR;
 	d->size -= d->size % d->region;
 	if (!d->size)

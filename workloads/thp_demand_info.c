@@ -9,8 +9,9 @@ static const char *const wave_arrivals[] = { "periodic", "poisson", NULL };
 
 static const struct wl_option thp_demand_options[] = {
 	{ .name = "size", .type = WL_OPT_SIZE, .def = "1G",
-	  .help = "memory to fault: a fraction of the window or bytes; without --release capped "
-		  "at 0.95 of MemAvailable (read at start)" },
+	  .help = "memory to fault (with --waves: in each wave): a fraction of the window or "
+		  "bytes; without --release or --waves capped at 0.95 of MemAvailable (read at "
+		  "start)" },
 	{ .name = "region", .type = WL_OPT_SIZE, .def = NULL,
 	  .help = "bytes per region, a power of two (default: the PMD size, "
 		  "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size)" },
