@@ -368,14 +368,16 @@ static void run(struct demand *d)
 		fault_all(d, t0, t0 + (uint64_t)(d->limit_s * 1e9), true);
 }
 
-/* wave @r->index: map, fault at the rate, hold, release, print its line; -1 on an error */
-static int run_wave(struct demand *d, struct wave_rec *r, uint64_t end)
+/* wave @r->index: map, fault at the rate, hold, release, print its line; non-zero: stop */
+static int run_wave(void *arg, struct wave_rec *r, uint64_t end)
 {
+	struct demand *d = arg;
 	uint64_t m0 = d->measured, h0 = d->nhuge, p0 = d->prefaulted, b0 = d->faulted_bytes;
 	uint64_t hold_end;
 	struct json_object *o;
 	int ret;
 
+	d->stopped = "done";
 	r->start_ns = cb_now_ns();
 	ret = map_arena(d);
 	if (ret == 0)
@@ -398,33 +400,16 @@ static int run_wave(struct demand *d, struct wave_rec *r, uint64_t end)
 	wl_json_int(o, "late_ns", (int64_t)(r->start_ns - r->arrival_ns));
 	wl_json_bool(o, "complete", ret == 0 && !strcmp(d->stopped, "done"));
 	wl_json_emit(o);
-	return ret;
+	return ret < 0 || strcmp(d->stopped, "done");
 }
 
 /* recurring demand: --waves waves of --size each, arriving as --arrival says */
 static void run_waves(struct demand *d)
 {
-	uint64_t t0 = cb_now_ns(), end = t0 + (uint64_t)(d->limit_s * 1e9), arrival = t0;
-	struct wave_rec r = { .kind = "thp", .requested_bytes = d->size };
+	const char *why = waves_run(&d->waves, d->limit_s, "thp", d->size, run_wave, d);
 
-	d->stopped = "done";
-	waves_emit_header(&d->waves);
-	for (r.index = 0; r.index < d->waves.count; r.index++) {
-		if (r.index)
-			arrival += waves_gap_ns(&d->waves);
-		if (arrival >= end) {
-			d->stopped = "duration";
-			return;
-		}
-		/* the arrivals keep their schedule: a wave after a late one starts at once */
-		if (!wl_sleep_until(arrival)) {
-			d->stopped = "signal";
-			return;
-		}
-		r.arrival_ns = arrival;
-		if (run_wave(d, &r, end) < 0 || strcmp(d->stopped, "done"))
-			return;
-	}
+	if (why)
+		d->stopped = why;
 }
 
 /* log2 histogram of first-touch latency, huge and base counted apart */

@@ -3,9 +3,10 @@
  * thp_demand_info.c - the option table of thp-demand (THP/mTHP fault demand with timing).
  * Parsing, --help, the harness's `demand.*` key checks and the docs all come from it.
  */
+#include "waves_opts.h"
 #include "wl_info.h"
 
-static const char *const wave_arrivals[] = { "periodic", "poisson", NULL };
+WAVES_ARRIVALS;
 
 static const struct wl_option thp_demand_options[] = {
 	{ .name = "size", .type = WL_OPT_SIZE, .def = "1G",
@@ -25,16 +26,7 @@ static const struct wl_option thp_demand_options[] = {
 	{ .name = "release", .type = WL_OPT_BOOL, .def = "false",
 	  .help = "free each region right after it is measured (default: keep every region "
 		  "until the end, so that later faults need compaction)" },
-	{ .name = "waves", .type = WL_OPT_INT, .def = "0", .min = 0, .max = 100000,
-	  .help = "recurring demand: fault --size in each of this many waves, releasing a "
-		  "wave's memory when it ends (0: one burst of --size)" },
-	{ .name = "arrival", .type = WL_OPT_ENUM, .def = "periodic", .choices = wave_arrivals,
-	  .help = "how waves arrive: periodic (every --period) or poisson (exponential gaps of "
-		  "mean --period, drawn from --seed)" },
-	{ .name = "period", .type = WL_OPT_DURATION, .def = "5s",
-	  .help = "the period of the waves, or their mean gap (poisson)" },
-	{ .name = "seed", .type = WL_OPT_INT, .def = "1", .min = 0, .max = 4294967295.0,
-	  .help = "seed of the poisson arrivals (same seed, same gaps)" },
+	WAVES_OPTION_ROWS("fault --size, releasing it when the wave ends"),
 	{ .name = "wave-hold", .type = WL_OPT_DURATION, .def = "0",
 	  .help = "keep a wave's memory this long after its last fault before releasing it" },
 	{ 0 }
@@ -69,14 +61,10 @@ const struct wl_info wl_thp_demand = {
 	"   \"requested_bytes\":B,\"arrival_ns\":A,\"faults\":n,\"thp\":h,\"fault_ns_p50\":..,\n"
 	"   \"fault_ns_p99\":..,\"fault_ns_max\":..,\"prefaulted\":..,\"faulted_bytes\":..,\n"
 	"   \"late_ns\":..,\"complete\":true}             when wave I ends (its memory released)\n"
-	"Wave 0 arrives at once, wave i a gap after wave i-1: --period, or for poisson\n"
-	"gsl_ran_exponential(mean --period) on gsl_rng_mt19937 seeded with --seed, in seconds\n"
-	"rounded to the ns. A wave starts at its arrival or when the one before ended (late_ns\n"
-	"later): waves never overlap. start_ns/end_ns are CLOCK_MONOTONIC (the trace's \"mono\"\n"
-	"clock), from before the wave's mapping to after its release; faults counts the\n"
-	"regions measured, thp those that got a huge page (as in the summary), latencies are\n"
-	"nearest-rank ns over the wave's faults (null if none). --duration bounds all waves;\n"
-	"a wave it cuts short says \"complete\":false. The summary covers every wave.\n"
+	WAVES_ARRIVAL_HELP
+	"A wave runs from before its mapping to after its release; faults counts the regions\n"
+	"measured, thp those that got a huge page (as in the summary), latencies are\n"
+	"nearest-rank ns over the wave's faults (null if none). The summary covers every wave.\n"
 	"\n"
 	"Exit status: 0 when every region was faulted or --duration ended it; 130 (SIGINT) or\n"
 	"143 (SIGTERM) when a signal stopped it (the summary is still printed); 1 on a system\n"

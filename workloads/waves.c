@@ -11,9 +11,11 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "util.h"
 #include "waves.h"
 #include "wl_args.h"
 #include "wl_json.h"
+#include "wl_signal.h"
 #include "wl_stats.h"
 
 static const char *const arrival_names[] = { "periodic", "poisson" };
@@ -31,7 +33,7 @@ int waves_resolve(struct waves *w, const struct wl_args *a)
 	w->arrival = arr && !strcmp(arr, "poisson") ? WAVE_POISSON : WAVE_PERIODIC;
 	w->period_s = wl_arg_duration(a, "period");
 	w->seed = (uint64_t)wl_arg_long(a, "seed");
-	w->hold_s = wl_arg_duration(a, "wave-hold");
+	w->hold_s = wl_find_option(a->wl, "wave-hold") ? wl_arg_duration(a, "wave-hold") : 0;
 	if (w->count && w->arrival == WAVE_POISSON) {
 		w->rng = gsl_rng_alloc(gsl_rng_mt19937);
 		if (!w->rng) {
@@ -112,4 +114,32 @@ void wave_latency_add(struct json_object *o, const char *prefix, const uint64_t 
 	snprintf(key, sizeof(key), "%s_max", prefix);
 	json_object_object_add(o, key, v ? json_object_new_int64((int64_t)l.max) : NULL);
 	free(v);
+}
+
+/*
+ * waves_run - the waves of @w within @limit_s: wait for each arrival, then call
+ * @fn(@arg, rec, end) with rec's index, kind, requested_bytes (@kind, @requested) and
+ * arrival filled in. Returns "done" (every wave ran), "duration", "signal", or NULL when
+ * @fn returned non-zero (it says why itself). Bounded by @w->count waves and @limit_s.
+ */
+const char *waves_run(struct waves *w, double limit_s, const char *kind, uint64_t requested,
+		      waves_fn fn, void *arg)
+{
+	uint64_t t0 = cb_now_ns(), end = t0 + (uint64_t)(limit_s * 1e9), arrival = t0;
+	struct wave_rec r = { .kind = kind, .requested_bytes = requested };
+
+	waves_emit_header(w);
+	for (r.index = 0; r.index < w->count; r.index++) {
+		if (r.index)
+			arrival += waves_gap_ns(w);
+		if (arrival >= end)
+			return "duration";
+		/* the arrivals keep their schedule: a wave after a late one starts at once */
+		if (!wl_sleep_until(arrival))
+			return "signal";
+		r.arrival_ns = arrival;
+		if (fn(arg, &r, end))
+			return NULL;
+	}
+	return "done";
 }

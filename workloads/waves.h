@@ -45,8 +45,8 @@ struct wave_rec {
 };
 
 /*
- * waves_resolve - @w from the options "waves", "arrival", "period", "seed" and "wave-hold"
- * of @a. Returns 0, or -1 with errno set (ENOMEM: no generator).
+ * waves_resolve - @w from the options "waves", "arrival", "period", "seed" and (if the program
+ * has it) "wave-hold" of @a. Returns 0, or -1 with errno set (ENOMEM: no generator).
  */
 int waves_resolve(struct waves *w, const struct wl_args *a);
 
@@ -67,5 +67,17 @@ struct json_object *wave_line(const struct wave_rec *r);
  * @n latencies @lat into @o (null when @n is 0). @lat is not changed.
  */
 void wave_latency_add(struct json_object *o, const char *prefix, const uint64_t *lat, uint64_t n);
+
+/* one wave: fill in @r's start_ns and end_ns, print its line; non-zero to stop the waves */
+typedef int (*waves_fn)(void *arg, struct wave_rec *r, uint64_t end_ns);
+
+/*
+ * waves_run - the waves of @w within @limit_s: wait for each arrival, then call
+ * @fn(@arg, rec, end) with rec's index, kind, requested_bytes (@kind, @requested) and
+ * arrival filled in. Returns "done" (every wave ran), "duration", "signal", or NULL when
+ * @fn returned non-zero (it says why itself). Bounded by @w->count waves and @limit_s.
+ */
+const char *waves_run(struct waves *w, double limit_s, const char *kind, uint64_t requested,
+		      waves_fn fn, void *arg);
 
 #endif
