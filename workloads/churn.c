@@ -156,12 +156,14 @@ fail:
 	return -1;
 }
 
-/* the pool's mapping: base pages, reserved lazily */
+/* the pool's mapping: base pages, reserved lazily, with its residency vector */
 static int pool_map(struct churn *c)
 {
+	c->pool_pages = c->o.pool_max / c->o.page;
+	c->pool_vec = malloc(c->pool_pages);
 	c->pool_mem = mmap(NULL, c->o.pool_max, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (c->pool_mem == MAP_FAILED) {
+	if (c->pool_mem == MAP_FAILED || !c->pool_vec) {
 		c->pool_mem = NULL;
 		snprintf(c->error, sizeof(c->error), "churn: mapping the pool: %s", strerror(errno));
 		return -1;
@@ -174,41 +176,82 @@ static int pool_map(struct churn *c)
 	return 0;
 }
 
-/* grow the pool while MemFree is above the target, shrink it at once when below */
+/* madvise @advice on the pool's pages [a, b); -1 with c->error set */
+static int pool_advise(struct churn *c, uint64_t a, uint64_t b, int advice)
+{
+	if (b > a && madvise(c->pool_mem + a * c->o.page, (b - a) * c->o.page, advice) < 0) {
+		snprintf(c->error, sizeof(c->error), "churn: madvise(%s) on the pool: %s",
+			 advice == MADV_FREE ? "MADV_FREE" : "MADV_DONTNEED", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * walk the pool's ring from its cursor: growing, write (and then MADV_FREE) pages that are
+ * not resident until @want bytes were written; shrinking, drop resident ones until @want
+ * bytes were dropped. One pass at most.
+ */
+static int pool_walk(struct churn *c, uint64_t want, bool grow)
+{
+	uint64_t done = 0, n, i, run = UINT64_MAX;
+	int advice = grow ? MADV_FREE : MADV_DONTNEED;
+
+	for (n = 0; n <= c->pool_pages; n++) {
+		bool last = n == c->pool_pages || done >= want;
+		bool take = !last && !(c->pool_vec[c->pool_cursor] & 1) == grow;
+
+		i = c->pool_cursor;
+		if (take) {
+			if (grow)
+				c->pool_mem[i * c->o.page] = 1;
+			done += c->o.page;
+			if (run == UINT64_MAX)
+				run = i;
+		}
+		if (run != UINT64_MAX && (!take || last || i + 1 == c->pool_pages)) {
+			if (pool_advise(c, run, take ? i + 1 : i, advice) < 0)
+				return -1;
+			run = UINT64_MAX;
+		}
+		if (last)
+			break;
+		c->pool_cursor = (i + 1) % c->pool_pages;
+	}
+	if (grow)
+		c->pool_grown += done;
+	else
+		c->pool_shrunk += done;
+	return 0;
+}
+
+/*
+ * keep MemFree near the target: write pool pages while it is above (the kernel may reclaim
+ * them, MADV_FREE), drop some at once while it is below the target by more than 1/8 of it
+ */
 static int pool_step(struct churn *c)
 {
 	long long kb = cb_meminfo_kb(NULL, "MemFree");
-	uint64_t want, off;
+	uint64_t i, want;
 
-	if (kb < 0) {
-		snprintf(c->error, sizeof(c->error), "churn: MemFree: %s", strerror(errno));
+	if (kb < 0 || mincore(c->pool_mem, c->o.pool_max, c->pool_vec) < 0) {
+		snprintf(c->error, sizeof(c->error), "churn: MemFree or mincore: %s",
+			 strerror(errno));
 		return -1;
 	}
 	c->mem_free = kb * 1024;
+	for (c->pool_bytes = 0, i = 0; i < c->pool_pages; i++)
+		c->pool_bytes += (c->pool_vec[i] & 1) * c->o.page;
 	if ((uint64_t)c->mem_free > c->o.free_target) {
 		want = (uint64_t)c->mem_free - c->o.free_target;
 		if (want > CHURN_POOL_STEP)
 			want = CHURN_POOL_STEP;
-		if (want > c->o.pool_max - c->pool_bytes)
-			want = c->o.pool_max - c->pool_bytes;
-		want -= want % c->o.page;
-		for (off = 0; off < want; off += c->o.page)
-			c->pool_mem[c->pool_bytes + off] = 1;
-		c->pool_bytes += want;
-		c->pool_grown += want;
-	} else {
-		want = c->o.free_target - (uint64_t)c->mem_free;
-		want += c->o.page - 1;
-		want -= want % c->o.page;
-		if (want > c->pool_bytes)
-			want = c->pool_bytes;
-		if (want && madvise(c->pool_mem + c->pool_bytes - want, want, MADV_DONTNEED) < 0) {
-			snprintf(c->error, sizeof(c->error), "churn: freeing the pool: %s",
-				 strerror(errno));
+		if (c->pool_bytes < c->o.pool_max && pool_walk(c, want, true) < 0)
 			return -1;
-		}
-		c->pool_bytes -= want;
-		c->pool_shrunk += want;
+	} else if (c->o.free_target - (uint64_t)c->mem_free > c->o.free_target / 8) {
+		want = c->o.free_target - (uint64_t)c->mem_free;
+		if (pool_walk(c, want, false) < 0)
+			return -1;
 	}
 	if (c->pool_bytes > c->pool_peak)
 		c->pool_peak = c->pool_bytes;
@@ -282,7 +325,7 @@ static void emit(struct churn *c, const char *type, uint64_t now)
 	if (c->pool_mem) {
 		wl_json_int(o, "free_target_bytes", (int64_t)c->o.free_target);
 		wl_json_int(o, "mem_free_bytes", c->mem_free);
-		wl_json_int(o, "pool_bytes", (int64_t)c->pool_bytes);
+		wl_json_int(o, "pool_resident_bytes", (int64_t)c->pool_bytes);
 		wl_json_int(o, "pool_peak_bytes", (int64_t)c->pool_peak);
 		wl_json_int(o, "pool_grown_bytes", (int64_t)c->pool_grown);
 		wl_json_int(o, "pool_shrunk_bytes", (int64_t)c->pool_shrunk);
@@ -360,6 +403,8 @@ void churn_finish(struct churn *c)
 	if (c->pool_mem)
 		munmap(c->pool_mem, c->o.pool_max);
 	c->pool_mem = NULL;
+	free(c->pool_vec);
+	c->pool_vec = NULL;
 	free(c->buf);
 	c->buf = NULL;
 	c->fd = c->dirfd = -1;

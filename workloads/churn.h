@@ -20,8 +20,10 @@
  * a demand wave freed, those compaction made) survive while small ones last. The free
  * target (--churn-free-target) closes that gap the way page cache does on a real machine:
  * a pool of base pages grows while MemFree is above the target (taking the small free
- * blocks first, then splitting larger ones) and shrinks at once when MemFree falls below
- * it (a wave's faults), by at most CHURN_POOL_STEP per tick when growing.
+ * blocks first, then splitting larger ones), at most CHURN_POOL_STEP per tick. Its pages
+ * are MADV_FREE once written, so the kernel reclaims them under pressure like clean page
+ * cache (no swap needed, no OOM kill when a wave comes faster than a tick); the churn also
+ * drops pool pages itself when MemFree falls below the target by more than an eighth.
  */
 #ifndef CB_CHURN_H
 #define CB_CHURN_H
@@ -66,9 +68,10 @@ struct churn {
 	char pc_dir[PATH_MAX];
 	int dirfd, fd;
 	uint64_t head, tail, file_bytes, cur_bytes, kept_bytes;
-	/* the pool (free target): pool_bytes of base pages at the start of pool_mem */
+	/* the pool (free target): a ring of pool_pages pages, pool_bytes of them resident */
 	char *pool_mem;
-	uint64_t pool_bytes, pool_grown, pool_shrunk, pool_peak;
+	unsigned char *pool_vec; /* mincore's answer */
+	uint64_t pool_pages, pool_cursor, pool_bytes, pool_grown, pool_shrunk, pool_peak;
 	long long mem_free;	/* MemFree in bytes at the last tick, -1 if unread */
 	char *buf;
 	char error[256];

@@ -44,9 +44,10 @@ static const struct wl_option frag_anon_options[] = {
 		  "(removed at exit); on tmpfs its pages are shmem, freed when a file is deleted" },
 	{ .name = "churn-free-target", .type = WL_OPT_SIZE, .def = NULL,
 	  .help = "during the hold, keep MemFree near this (a fraction of the window or bytes) "
-		  "with a pool of base pages: grown (at most 16 MiB per 20 ms) while MemFree is "
-		  "above it, shrunk at once when below, the way page cache fills a machine and is "
-		  "reclaimed; default: no pool" },
+		  "with a pool of base pages, the way page cache fills a machine: written (at most "
+		  "16 MiB per 20 ms) while MemFree is above it, then MADV_FREE so the kernel may "
+		  "reclaim them under pressure; dropped by the churn itself when MemFree is below "
+		  "the target by more than an eighth; default: no pool" },
 	{ .name = "churn-pool-max", .type = WL_OPT_SIZE, .def = "0.5",
 	  .help = "most memory the pool of --churn-free-target holds (a fraction of the window "
 		  "or bytes)" },
@@ -74,7 +75,7 @@ const struct wl_info wl_frag_anon = {
 	"  {\"type\":\"churn\",\"t_ns\":..,\"interval_s\":..,\"rate_set_bps\":..,\"rate_bps\":..,\n"
 	"   \"freed_bytes\":..,\"allocated_bytes\":..,\"pagecache_bytes\":..,\n"
 	"   \"pagecache_rate_set_bps\":..,\"pagecache_rate_bps\":..,\"pagecache_freed_bytes\":..,\n"
-	"   \"cycles\":..,\"free_target_bytes\":..,\"mem_free_bytes\":..,\"pool_bytes\":..,\n"
+	"   \"cycles\":..,\"free_target_bytes\":..,\"mem_free_bytes\":..,\"pool_resident_bytes\":..,\n"
 	"   \"pool_peak_bytes\":..,\"pool_grown_bytes\":..,\"pool_shrunk_bytes\":..}\n"
 	"                                                 with --churn-*: every --churn-report,\n"
 	"                                                 what the churn did since the last line\n"

@@ -298,13 +298,13 @@ static void test_churn_pool(void **state)
 
 	cs = pool_run("16M", &r);
 	assert_true(wlt_get_int(cs, "mem_free_bytes") > 16 << 20);
-	assert_int_equal(wlt_get_int(cs, "pool_bytes"), 32 << 20);
+	assert_int_equal(wlt_get_int(cs, "pool_resident_bytes"), 32 << 20);
 	assert_int_equal(wlt_get_int(cs, "pool_peak_bytes"), 32 << 20);
 	assert_int_equal(wlt_get_int(cs, "pool_grown_bytes"), 32 << 20);
 	assert_int_equal(wlt_get_int(cs, "pool_shrunk_bytes"), 0);
 	wlt_free(&r);
 	cs = pool_run("1024T", &r);
-	assert_int_equal(wlt_get_int(cs, "pool_bytes"), 0);
+	assert_int_equal(wlt_get_int(cs, "pool_resident_bytes"), 0);
 	assert_int_equal(wlt_get_int(cs, "pool_grown_bytes"), 0);
 	wlt_free(&r);
 }
