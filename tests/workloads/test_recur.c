@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_recur.c - the recurring-demand workload on the host at small size (issue 18):
- *   thp-demand --waves: every wave recorded once, in index order, start < end, no overlap,
+ *   thp-demand and kernel-demand --waves: every wave recorded once, in index order, start < end, no overlap,
  *     starting at or after its arrival; periodic arrivals exactly --period apart; Poisson
  *     arrivals the gaps GSL draws from the same seed (recomputed here with gsl_rng_mt19937 and
  *     gsl_ran_exponential, not read from the program); the waves' counts add up to the
- *     summary's;
+ *     summary's (faults and THP hits; kernel calls, failures and bytes);
  *   frag-anon --churn-rate/--churn-pagecache: the rate held within 10% of the set one, by the
  *     program's own churn_summary AND independently by this process: the program's minor
  *     faults (/proc/PID/stat: one per base page the churn allocates) and bytes written
@@ -14,7 +14,7 @@
  *     pool grows to its bound when MemFree is far above the target, stays empty below it.
  * Memory stays small (at most 64 MiB), nothing here changes host settings.
  *
- * Usage: test_recur PATH/PROGRAM... (thp-demand and frag-anon among them)
+ * Usage: test_recur PATH/PROGRAM... (thp-demand, kernel-demand and frag-anon among them)
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -39,7 +39,7 @@
 #define PC_BPS (4.0 * 1048576)
 #define WINDOW_S 4.0
 
-static const char *thp_demand, *frag_anon;
+static const char *thp_demand, *frag_anon, *kernel_demand;
 
 static double get_real(struct json_object *o, const char *key)
 {
@@ -65,9 +65,51 @@ static size_t wave_lines(const struct wlt_result *r, struct json_object **w, siz
 }
 
 /*
- * run thp-demand with @nwaves waves of 4 MiB and check what every arrival scheme shares;
- * the arrivals go to @arrival[]
+ * what every recurring program's output shares: the header before the first wave, NWAVES
+ * wave lines in index order, each starting at or after its arrival and after the one before
+ * ended; the arrivals go to @arrival[], the lines to @w[]
  */
+static void check_waves(const struct wlt_result *r, const char *prog, const char *kind,
+			const char *scheme, const char *seed, long long requested,
+			long long arrival[NWAVES], struct json_object *w[NWAVES + 1])
+{
+	struct json_object *hdr;
+	size_t i, n;
+
+	assert_int_equal(r->status, 0);
+	assert_true(r->json_ok);
+	assert_true(wlt_stderr_clean(r, prog));
+	hdr = wlt_find(r, "waves", NULL);
+	assert_non_null(hdr);
+	assert_string_equal(wlt_get_str(hdr, "arrival"), scheme);
+	assert_string_equal(wlt_get_str(hdr, "clock"), "CLOCK_MONOTONIC");
+	assert_int_equal(wlt_get_int(hdr, "count"), NWAVES);
+	assert_int_equal(wlt_get_int(hdr, "seed"), atoll(seed));
+	n = wave_lines(r, w, NWAVES + 1);
+	assert_int_equal(n, NWAVES);
+	/* the header comes before the first wave */
+	for (i = 0; i < r->nlines && r->lines[i] != w[0]; i++)
+		;
+	while (i < r->nlines)
+		assert_ptr_not_equal(r->lines[i++], hdr);
+	for (i = 0; i < n; i++) {
+		long long s = wlt_get_int(w[i], "start_ns"), e = wlt_get_int(w[i], "end_ns");
+
+		assert_int_equal(wlt_get_int(w[i], "index"), (long long)i);
+		assert_string_equal(wlt_get_str(w[i], "kind"), kind);
+		assert_int_equal(wlt_get_int(w[i], "requested_bytes"), requested);
+		assert_true(wlt_get_bool(w[i], "complete"));
+		arrival[i] = wlt_get_int(w[i], "arrival_ns");
+		assert_true(s >= arrival[i]);
+		assert_true(e > s);
+		if (i)
+			assert_true(s >= wlt_get_int(w[i - 1], "end_ns"));
+		assert_true(wlt_get_int(w[i], "fault_ns_p50") <= wlt_get_int(w[i], "fault_ns_p99"));
+		assert_true(wlt_get_int(w[i], "fault_ns_p99") <= wlt_get_int(w[i], "fault_ns_max"));
+	}
+}
+
+/* thp-demand with NWAVES waves of 4 MiB: the common checks, then its own counts */
 static void run_waves(const char *scheme, const char *period, const char *seed,
 		      long long arrival[NWAVES], struct wlt_result *r)
 {
@@ -75,42 +117,15 @@ static void run_waves(const char *scheme, const char *period, const char *seed,
 			 (char *)"20", (char *)"--arrival", (char *)scheme, (char *)"--period",
 			 (char *)period, (char *)"--seed", (char *)seed, (char *)"--duration",
 			 (char *)"60s", NULL };
-	struct json_object *w[NWAVES + 1], *hdr, *sum;
+	struct json_object *w[NWAVES + 1], *sum;
 	long long faults = 0, thp = 0;
-	size_t i, n;
 
 	assert_int_equal(wlt_run(argv, NULL, r), 0);
-	assert_int_equal(r->status, 0);
-	assert_true(r->json_ok);
-	assert_true(wlt_stderr_clean(r, "thp-demand"));
-	hdr = wlt_find(r, "waves", NULL);
-	assert_non_null(hdr);
-	assert_string_equal(wlt_get_str(hdr, "arrival"), scheme);
-	assert_string_equal(wlt_get_str(hdr, "clock"), "CLOCK_MONOTONIC");
-	assert_int_equal(wlt_get_int(hdr, "count"), NWAVES);
-	assert_int_equal(wlt_get_int(hdr, "seed"), atoll(seed));
-	/* the header comes before the first wave */
-	for (i = 0; i < r->nlines && r->lines[i] != hdr; i++)
-		assert_null(strstr(json_object_to_json_string(r->lines[i]), "\"wave\""));
-	n = wave_lines(r, w, NWAVES + 1);
-	assert_int_equal(n, NWAVES);
-	for (i = 0; i < n; i++) {
-		long long s = wlt_get_int(w[i], "start_ns"), e = wlt_get_int(w[i], "end_ns");
-
-		assert_int_equal(wlt_get_int(w[i], "index"), (long long)i);
-		assert_string_equal(wlt_get_str(w[i], "kind"), "thp");
-		assert_int_equal(wlt_get_int(w[i], "requested_bytes"), 4 << 20);
-		assert_true(wlt_get_bool(w[i], "complete"));
-		arrival[i] = wlt_get_int(w[i], "arrival_ns");
-		assert_true(s >= arrival[i]);
-		assert_true(e > s);
-		if (i)
-			assert_true(s >= wlt_get_int(w[i - 1], "end_ns"));
+	check_waves(r, "thp-demand", "thp", scheme, seed, 4 << 20, arrival, w);
+	for (size_t i = 0; i < NWAVES; i++) {
 		/* 4 MiB = 2 PMD regions, each measured once (no larger mTHP size on x86) */
 		assert_int_equal(wlt_get_int(w[i], "faults") + wlt_get_int(w[i], "prefaulted"), 2);
 		assert_true(wlt_get_int(w[i], "thp") <= wlt_get_int(w[i], "faults"));
-		assert_true(wlt_get_int(w[i], "fault_ns_p50") <= wlt_get_int(w[i], "fault_ns_p99"));
-		assert_true(wlt_get_int(w[i], "fault_ns_p99") <= wlt_get_int(w[i], "fault_ns_max"));
 		faults += wlt_get_int(w[i], "faults");
 		thp += wlt_get_int(w[i], "thp");
 	}
@@ -119,6 +134,24 @@ static void run_waves(const char *scheme, const char *period, const char *seed,
 	assert_int_equal(wlt_get_int(sum, "regions"), faults);
 	assert_int_equal(wlt_get_int(sum, "huge"), thp);
 	assert_int_equal(wlt_get_int(sum, "faulted_bytes"), (long long)NWAVES * (4 << 20));
+}
+
+/* the arrivals of a poisson run against GSL's draws from @seed with mean @mean_s */
+static void check_poisson(const long long arrival[NWAVES], unsigned long seed, double mean_s)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	int differ = 0;
+
+	assert_non_null(rng);
+	gsl_rng_set(rng, seed);
+	for (int i = 1; i < NWAVES; i++) {
+		long long gap = llround(gsl_ran_exponential(rng, mean_s) * 1e9);
+
+		assert_int_equal(arrival[i] - arrival[i - 1], gap);
+		differ += gap != llround(mean_s * 1e9);
+	}
+	assert_true(differ > NWAVES / 2); /* not periodic in disguise */
+	gsl_rng_free(rng);
 }
 
 static void test_waves_periodic(void **state)
@@ -134,22 +167,45 @@ static void test_waves_periodic(void **state)
 
 static void test_waves_poisson(void **state)
 {
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	long long arrival[NWAVES];
 	struct wlt_result r;
-	int differ = 0;
 
-	assert_non_null(rng);
 	run_waves("poisson", "20ms", "12345", arrival, &r);
-	gsl_rng_set(rng, 12345);
-	for (int i = 1; i < NWAVES; i++) {
-		long long gap = llround(gsl_ran_exponential(rng, 0.020) * 1e9);
+	check_poisson(arrival, 12345, 0.020);
+	wlt_free(&r);
+}
 
-		assert_int_equal(arrival[i] - arrival[i - 1], gap);
-		differ += gap != 20000000LL;
+/*
+ * kernel-demand's waves: the same record and arrivals, each wave moving at least its
+ * bytes, and every call of the run made inside a wave (the waves' allocs add up to the
+ * summary's ops)
+ */
+static void test_waves_kernel(void **state)
+{
+	char *argv[] = { (char *)kernel_demand, (char *)"--size", (char *)"2M", (char *)"--waves",
+			 (char *)"20", (char *)"--arrival", (char *)"poisson", (char *)"--period",
+			 (char *)"20ms", (char *)"--seed", (char *)"3", (char *)"--wave-bytes",
+			 (char *)"1M", (char *)"--duration", (char *)"60s", NULL };
+	struct json_object *w[NWAVES + 1], *sum;
+	long long arrival[NWAVES], allocs = 0, failed = 0, bytes = 0;
+	struct wlt_result r;
+
+	assert_int_equal(wlt_run(argv, NULL, &r), 0);
+	check_waves(&r, "kernel-demand", "kernel", "poisson", "3", 1 << 20, arrival, w);
+	check_poisson(arrival, 3, 0.020);
+	for (size_t i = 0; i < NWAVES; i++) {
+		assert_true(wlt_get_int(w[i], "bytes") >= 1 << 20);
+		assert_true(wlt_get_int(w[i], "rounds") >= 1);
+		allocs += wlt_get_int(w[i], "allocs");
+		failed += wlt_get_int(w[i], "failed");
+		bytes += wlt_get_int(w[i], "bytes");
 	}
-	assert_true(differ > NWAVES / 2); /* not periodic in disguise */
-	gsl_rng_free(rng);
+	sum = r.lines[r.nlines - 1];
+	assert_string_equal(wlt_get_str(sum, "type"), "summary");
+	assert_int_equal(wlt_get_int(sum, "ops"), allocs);
+	assert_int_equal(wlt_get_int(sum, "errors"), failed);
+	assert_int_equal(wlt_get_int(sum, "bytes"), bytes);
+	assert_string_equal(wlt_get_str(sum, "stopped"), "done");
 	wlt_free(&r);
 }
 
@@ -329,6 +385,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_waves_periodic),
 		cmocka_unit_test(test_waves_poisson),
+		cmocka_unit_test(test_waves_kernel),
 		cmocka_unit_test(test_churn_rate),
 		cmocka_unit_test(test_churn_pool),
 		cmocka_unit_test(test_churn_bad_dir),
@@ -336,8 +393,10 @@ int main(int argc, char **argv)
 
 	thp_demand = wlt_path_of(argc, argv, "thp-demand");
 	frag_anon = wlt_path_of(argc, argv, "frag-anon");
-	if (!thp_demand || !frag_anon) {
-		fprintf(stderr, "usage: %s PATH/thp-demand PATH/frag-anon ...\n", argv[0]);
+	kernel_demand = wlt_path_of(argc, argv, "kernel-demand");
+	if (!thp_demand || !frag_anon || !kernel_demand) {
+		fprintf(stderr, "usage: %s PATH/thp-demand PATH/frag-anon PATH/kernel-demand ...\n",
+			argv[0]);
 		return 2;
 	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
