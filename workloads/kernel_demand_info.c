@@ -62,7 +62,7 @@ const struct wl_info wl_kernel_demand = {
 	"   \"clock\":\"CLOCK_MONOTONIC\",...}              once, before the first wave\n"
 	"  {\"type\":\"wave\",\"index\":I,\"start_ns\":T0,\"end_ns\":T1,\"kind\":\"kernel\",\n"
 	"   \"requested_bytes\":B,\"arrival_ns\":A,\"allocs\":n,\"failed\":n,\"bytes\":..,\n"
-	"   \"rounds\":..,\"fault_ns_p50\":..,\"fault_ns_p99\":..,\"fault_ns_max\":..,\n"
+	"   \"rounds\":..,\"fault_ns_p50\":..,\"fault_ns_p99\":..,\"fault_ns_max\":..,\"fault_ns_sum\":..,\n"
 	"   \"late_ns\":..,\"complete\":true}            when wave I ends\n"
 	WAVES_ARRIVAL_HELP
 	"A wave runs whole rounds until its paths moved --wave-bytes (requested_bytes); allocs\n"

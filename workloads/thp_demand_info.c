@@ -59,7 +59,7 @@ const struct wl_info wl_thp_demand = {
 	"   \"clock\":\"CLOCK_MONOTONIC\",\"hold_s\":..,\"rng\":..}   once, before the first wave\n"
 	"  {\"type\":\"wave\",\"index\":I,\"start_ns\":T0,\"end_ns\":T1,\"kind\":\"thp\",\n"
 	"   \"requested_bytes\":B,\"arrival_ns\":A,\"faults\":n,\"thp\":h,\"fault_ns_p50\":..,\n"
-	"   \"fault_ns_p99\":..,\"fault_ns_max\":..,\"prefaulted\":..,\"faulted_bytes\":..,\n"
+	"   \"fault_ns_p99\":..,\"fault_ns_max\":..,\"fault_ns_sum\":..,\"prefaulted\":..,\"faulted_bytes\":..,\n"
 	"   \"late_ns\":..,\"complete\":true}             when wave I ends (its memory released)\n"
 	WAVES_ARRIVAL_HELP
 	"A wave runs from before its mapping to after its release; faults counts the regions\n"

@@ -94,13 +94,15 @@ struct json_object *wave_line(const struct wave_rec *r)
 }
 
 /*
- * wave_latency_add - "<prefix>_p50", "<prefix>_p99", "<prefix>_max" (ns, nearest rank) of the
- * @n latencies @lat into @o (null when @n is 0). @lat is not changed.
+ * wave_latency_add - "<prefix>_p50", "<prefix>_p99", "<prefix>_max" (ns, nearest rank; null
+ * when @n is 0) and "<prefix>_sum" (0 when @n is 0) of the @n latencies @lat into @o.
+ * @lat is not changed.
  */
 void wave_latency_add(struct json_object *o, const char *prefix, const uint64_t *lat, uint64_t n)
 {
 	uint64_t *v = n ? malloc(n * sizeof(*v)) : NULL;
 	struct wl_latency l = { 0 };
+	uint64_t sum = 0, i;
 	char key[64];
 
 	if (v) {
@@ -113,6 +115,10 @@ void wave_latency_add(struct json_object *o, const char *prefix, const uint64_t 
 	json_object_object_add(o, key, v ? json_object_new_int64((int64_t)l.p99) : NULL);
 	snprintf(key, sizeof(key), "%s_max", prefix);
 	json_object_object_add(o, key, v ? json_object_new_int64((int64_t)l.max) : NULL);
+	snprintf(key, sizeof(key), "%s_sum", prefix);
+	for (i = 0; i < n; i++)
+		sum += lat[i];
+	wl_json_int(o, key, (int64_t)sum);
 	free(v);
 }
 

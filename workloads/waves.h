@@ -63,8 +63,9 @@ void waves_emit_header(const struct waves *w);
 struct json_object *wave_line(const struct wave_rec *r);
 
 /*
- * wave_latency_add - "<prefix>_p50", "<prefix>_p99", "<prefix>_max" (ns, nearest rank) of the
- * @n latencies @lat into @o (null when @n is 0). @lat is not changed.
+ * wave_latency_add - "<prefix>_p50", "<prefix>_p99", "<prefix>_max" (ns, nearest rank; null
+ * when @n is 0) and "<prefix>_sum" (0 when @n is 0) of the @n latencies @lat into @o.
+ * @lat is not changed.
  */
 void wave_latency_add(struct json_object *o, const char *prefix, const uint64_t *lat, uint64_t n);
 

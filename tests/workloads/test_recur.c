@@ -50,6 +50,12 @@ static double get_real(struct json_object *o, const char *key)
 	return json_object_get_double(v);
 }
 
+static void assert_near(double got, double want, double tol, const char *what)
+{
+	if (got < want * (1 - tol) || got > want * (1 + tol))
+		fail_msg("%s: %.0f, set %.0f (more than %.0f%% off)", what, got, want, tol * 100);
+}
+
 /* the "wave" lines of @r, in output order, into @w (at most @max); returns how many */
 static size_t wave_lines(const struct wlt_result *r, struct json_object **w, size_t max)
 {
@@ -117,8 +123,9 @@ static void run_waves(const char *scheme, const char *period, const char *seed,
 			 (char *)"20", (char *)"--arrival", (char *)scheme, (char *)"--period",
 			 (char *)period, (char *)"--seed", (char *)seed, (char *)"--duration",
 			 (char *)"60s", NULL };
-	struct json_object *w[NWAVES + 1], *sum;
+	struct json_object *w[NWAVES + 1], *sum, *lat;
 	long long faults = 0, thp = 0;
+	double ns = 0;
 
 	assert_int_equal(wlt_run(argv, NULL, r), 0);
 	check_waves(r, "thp-demand", "thp", scheme, seed, 4 << 20, arrival, w);
@@ -128,12 +135,16 @@ static void run_waves(const char *scheme, const char *period, const char *seed,
 		assert_true(wlt_get_int(w[i], "thp") <= wlt_get_int(w[i], "faults"));
 		faults += wlt_get_int(w[i], "faults");
 		thp += wlt_get_int(w[i], "thp");
+		ns += (double)wlt_get_int(w[i], "fault_ns_sum");
 	}
 	sum = r->lines[r->nlines - 1];
 	assert_string_equal(wlt_get_str(sum, "type"), "summary");
 	assert_int_equal(wlt_get_int(sum, "regions"), faults);
 	assert_int_equal(wlt_get_int(sum, "huge"), thp);
 	assert_int_equal(wlt_get_int(sum, "faulted_bytes"), (long long)NWAVES * (4 << 20));
+	/* the waves' fault time adds up to the summary's mean over all regions */
+	assert_true(json_object_object_get_ex(sum, "fault_ns", &lat));
+	assert_near(ns, get_real(lat, "mean") * (double)faults, 1e-6, "sum of fault_ns_sum");
 }
 
 /* the arrivals of a poisson run against GSL's draws from @seed with mean @mean_s */
@@ -268,11 +279,6 @@ static void on_ready(pid_t pid, void *arg)
 	sample(pid, p, 1);
 }
 
-static void assert_near(double got, double want, double tol, const char *what)
-{
-	if (got < want * (1 - tol) || got > want * (1 + tol))
-		fail_msg("%s: %.0f, set %.0f (more than %.0f%% off)", what, got, want, tol * 100);
-}
 
 static void test_churn_rate(void **state)
 {
