@@ -225,36 +225,50 @@ static int pool_walk(struct churn *c, uint64_t want, bool grow)
 	return 0;
 }
 
+/* the pool's residency (mincore) into pool_vec and pool_bytes; -1 with c->error set */
+static int pool_resident(struct churn *c)
+{
+	uint64_t i;
+
+	if (mincore(c->pool_mem, c->o.pool_max, c->pool_vec) < 0) {
+		snprintf(c->error, sizeof(c->error), "churn: mincore: %s", strerror(errno));
+		return -1;
+	}
+	for (c->pool_bytes = 0, i = 0; i < c->pool_pages; i++)
+		c->pool_bytes += (c->pool_vec[i] & 1) * c->o.page;
+	if (c->pool_bytes > c->pool_peak)
+		c->pool_peak = c->pool_bytes;
+	return 0;
+}
+
 /*
- * keep MemFree near the target: write pool pages while it is above (the kernel may reclaim
- * them, MADV_FREE), drop some at once while it is below the target by more than 1/8 of it
+ * keep MemFree near the target: write pool pages while it is above by more than 1/16 of
+ * the target (the kernel may reclaim them, MADV_FREE), drop some at once while it is below
+ * by more than 1/8; in between, nothing (not even mincore: a tick stays cheap)
  */
 static int pool_step(struct churn *c)
 {
 	long long kb = cb_meminfo_kb(NULL, "MemFree");
-	uint64_t i, want;
+	uint64_t t = c->o.free_target, want;
 
-	if (kb < 0 || mincore(c->pool_mem, c->o.pool_max, c->pool_vec) < 0) {
-		snprintf(c->error, sizeof(c->error), "churn: MemFree or mincore: %s",
-			 strerror(errno));
+	if (kb < 0) {
+		snprintf(c->error, sizeof(c->error), "churn: MemFree: %s", strerror(errno));
 		return -1;
 	}
 	c->mem_free = kb * 1024;
-	for (c->pool_bytes = 0, i = 0; i < c->pool_pages; i++)
-		c->pool_bytes += (c->pool_vec[i] & 1) * c->o.page;
-	if ((uint64_t)c->mem_free > c->o.free_target) {
-		want = (uint64_t)c->mem_free - c->o.free_target;
+	if ((uint64_t)c->mem_free > t + t / 16) {
+		want = (uint64_t)c->mem_free - t;
 		if (want > CHURN_POOL_STEP)
 			want = CHURN_POOL_STEP;
-		if (c->pool_bytes < c->o.pool_max && pool_walk(c, want, true) < 0)
+		if (pool_resident(c) < 0)
 			return -1;
-	} else if (c->o.free_target - (uint64_t)c->mem_free > c->o.free_target / 8) {
-		want = c->o.free_target - (uint64_t)c->mem_free;
-		if (pool_walk(c, want, false) < 0)
+		if (c->pool_bytes < c->o.pool_max)
+			return pool_walk(c, want, true);
+	} else if ((uint64_t)c->mem_free + t / 8 < t) {
+		if (pool_resident(c) < 0)
 			return -1;
+		return pool_walk(c, t - (uint64_t)c->mem_free, false);
 	}
-	if (c->pool_bytes > c->pool_peak)
-		c->pool_peak = c->pool_bytes;
 	return 0;
 }
 
@@ -323,6 +337,7 @@ static void emit(struct churn *c, const char *type, uint64_t now)
 	add_counts(o, "pagecache_", c->o.pc_rate_bps, p, pf, secs);
 	wl_json_int(o, "cycles", (int64_t)c->cycle);
 	if (c->pool_mem) {
+		pool_resident(c); /* fresh figures; a failure leaves the last ones */
 		wl_json_int(o, "free_target_bytes", (int64_t)c->o.free_target);
 		wl_json_int(o, "mem_free_bytes", c->mem_free);
 		wl_json_int(o, "pool_resident_bytes", (int64_t)c->pool_bytes);

@@ -20,7 +20,8 @@
  * a demand wave freed, those compaction made) survive while small ones last. The free
  * target (--churn-free-target) closes that gap the way page cache does on a real machine:
  * a pool of base pages grows while MemFree is above the target (taking the small free
- * blocks first, then splitting larger ones), at most CHURN_POOL_STEP per tick. Its pages
+ * blocks first, then splitting larger ones) when MemFree is above the target by more than a
+ * sixteenth, at most CHURN_POOL_STEP per tick. Its pages
  * are MADV_FREE once written, so the kernel reclaims them under pressure like clean page
  * cache (no swap needed, no OOM kill when a wave comes faster than a tick); the churn also
  * drops pool pages itself when MemFree falls below the target by more than an eighth.

@@ -45,9 +45,9 @@ static const struct wl_option frag_anon_options[] = {
 	{ .name = "churn-free-target", .type = WL_OPT_SIZE, .def = NULL,
 	  .help = "during the hold, keep MemFree near this (a fraction of the window or bytes) "
 		  "with a pool of base pages, the way page cache fills a machine: written (at most "
-		  "16 MiB per 20 ms) while MemFree is above it, then MADV_FREE so the kernel may "
-		  "reclaim them under pressure; dropped by the churn itself when MemFree is below "
-		  "the target by more than an eighth; default: no pool" },
+		  "16 MiB per 20 ms) while MemFree is above it by more than a sixteenth, then "
+		  "MADV_FREE so the kernel may reclaim them under pressure; dropped by the churn "
+		  "itself when MemFree is below it by more than an eighth; default: no pool" },
 	{ .name = "churn-pool-max", .type = WL_OPT_SIZE, .def = "0.5",
 	  .help = "most memory the pool of --churn-free-target holds (a fraction of the window "
 		  "or bytes)" },
