@@ -15,8 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* the column index of @name in the header @line, or -1 */
-static int column(const char *line, const char *name)
+int cb_csv_column(const char *line, const char *name)
 {
 	size_t len = strlen(name);
 	const char *p = line;
@@ -32,8 +31,7 @@ static int column(const char *line, const char *name)
 	return -1;
 }
 
-/* field @col of a CSV @line as an unsigned number */
-static int field_u64(const char *line, int col, unsigned long long *v)
+int cb_csv_u64(const char *line, int col, unsigned long long *v)
 {
 	const char *p = line;
 	char *end;
@@ -64,13 +62,13 @@ int cb_samples_parse(const char *text, uint64_t ws, uint64_t we, unsigned int *s
 		if (!line[0])
 			continue;
 		if (ct < 0) {
-			ct = column(line, "t_ns");
-			cs = column(line, "node_score");
+			ct = cb_csv_column(line, "t_ns");
+			cs = cb_csv_column(line, "node_score");
 			if (ct < 0 || cs < 0)
 				goto bad;
 			continue;
 		}
-		if (field_u64(line, ct, &t) || field_u64(line, cs, &score))
+		if (cb_csv_u64(line, ct, &t) || cb_csv_u64(line, cs, &score))
 			goto bad;
 		if (we && (t < ws || t > we))
 			continue;

@@ -64,4 +64,10 @@ int cb_agentdata_read(const char *cell_dir, uint64_t ws, uint64_t we, struct cb_
 int cb_samples_parse(const char *text, uint64_t ws, uint64_t we, unsigned int *start,
 		     unsigned int *end, unsigned int *max, int *bad_line);
 
+/* cb_csv_column - the column index of @name in the CSV header @line, or -1 */
+int cb_csv_column(const char *line, const char *name);
+
+/* cb_csv_u64 - field @col of a CSV @line as an unsigned decimal number; 0, or -1 */
+int cb_csv_u64(const char *line, int col, unsigned long long *v);
+
 #endif

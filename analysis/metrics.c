@@ -258,6 +258,42 @@ static bool g_energy_rapl(const struct cb_metric_in *in, int arg, double *v)
 	return true;
 }
 
+/* over every wave (cb_waves_stat): arg = what * 2 + (1: the median, 0: the mean) */
+static bool g_wave(const struct cb_metric_in *in, int arg, double *v)
+{
+	const struct cb_waves *w = in->waves;
+
+	return w && w->present && !cb_waves_stat(w, 0, w->n, arg / 2, arg % 2, v);
+}
+
+/* arg 0: waves recorded; 1: stalls in no wave */
+static bool g_wave_n(const struct cb_metric_in *in, int arg, double *v)
+{
+	if (!in->waves || !in->waves->present)
+		return false;
+	*v = arg ? (double)in->waves->outside : (double)in->waves->n;
+	return true;
+}
+
+/* the learning curve's ends: mean stall time per wave, arg 0 first quarter, 1 last half */
+static bool g_wave_curve(const struct cb_metric_in *in, int arg, double *v)
+{
+	size_t first_end, last_from;
+
+	if (!in->waves || cb_waves_first_last(in->waves, &first_end, &last_from))
+		return false;
+	return !cb_waves_stat(in->waves, arg ? last_from : 0, arg ? in->waves->n : first_end, 1,
+			      false, v);
+}
+
+static bool g_breakup(const struct cb_metric_in *in, int arg, double *v)
+{
+	if (!in->waves || !in->waves->has_breakup)
+		return false;
+	*v = in->waves->breakup;
+	return true;
+}
+
 #define ROWK(k, n, u, b, src, g, a, h)                                                  \
 	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = src, .get = g, .arg = a,   \
 	  .help = h, .key = k }
@@ -441,6 +477,37 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"stalls that did compaction work: dc_stalls less dc_stalls_deferred_only (a "
 		"stall in which every zone was deferred costs ~1 us and moves no page; "
 		"compact_stall counts those too). The verdict's count"),
+	[CB_M_WAVE_COUNT] = W("wave_count", "count", NONE, g_wave_n,
+		"waves of recurring demand the workload recorded (its wave lines; README: Waves)"),
+	[CB_M_WAVE_STALLS_MEAN] = ROW("wave_stalls_mean", "count", LOWER, CB_SRC_WORKLOAD, g_wave,
+		0, "mean over the waves of the stalls that began in a wave"),
+	[CB_M_WAVE_STALLS_MEDIAN] = ROW("wave_stalls_median", "count", LOWER, CB_SRC_WORKLOAD,
+		g_wave, 1, "median over the waves of the stalls per wave"),
+	[CB_M_WAVE_STALL_NS_MEAN] = ROW("wave_stall_ns_mean", "ns", LOWER, CB_SRC_WORKLOAD, g_wave,
+		2, "mean over the waves of the stall time per wave"),
+	[CB_M_WAVE_STALL_NS_MEDIAN] = ROW("wave_stall_ns_median", "ns", LOWER, CB_SRC_WORKLOAD,
+		g_wave, 3, "median over the waves of the stall time per wave"),
+	[CB_M_WAVE_STALL_NS_FIRST] = ROW("wave_stall_ns_first", "ns", LOWER, CB_SRC_WORKLOAD,
+		g_wave_curve, 0, "the learning curve's start: mean stall time per wave over the "
+		"first quarter of the waves (ceil(n/4)); null below 4 waves"),
+	[CB_M_WAVE_STALL_NS_LAST] = ROW("wave_stall_ns_last", "ns", LOWER, CB_SRC_WORKLOAD,
+		g_wave_curve, 1, "its end: mean stall time per wave over the last half of the "
+		"waves (from wave floor(n/2)); null below 4 waves"),
+	[CB_M_WAVE_STALLS_OUTSIDE] = ROW("wave_stalls_outside", "count", NONE, CB_SRC_WORKLOAD,
+		g_wave_n, 1, "stalls that began between the waves (in no wave's [start, end))"),
+	[CB_M_WAVE_THP_SUCCESS_MEAN] = ROW("wave_thp_success_mean", "ratio", HIGHER,
+		CB_SRC_WORKLOAD, g_wave, 4, "mean over the waves with THP faults of thp / faults "
+		"(each wave line's own count)"),
+	[CB_M_WAVE_FAULT_P99_NS_MEDIAN] = ROW("wave_fault_p99_ns_median", "ns", LOWER,
+		CB_SRC_WORKLOAD, g_wave, 7, "median over the waves of the THP fault p99 each wave "
+		"line gives"),
+	[CB_M_WAVE_READY_O9_MEAN] = ROW("wave_ready_o9_mean", "blocks", HIGHER, CB_SRC_WORKLOAD,
+		g_wave, 8, "readiness: mean over the waves of the free order >= 9 blocks (order-9 "
+		"units, all zones) at the last samples.csv sample at or before the wave's start"),
+	[CB_M_BREAKUP_O9_EST] = A("breakup_o9_est", "blocks", LOWER, g_breakup, 0,
+		"waste, an estimate: a lower bound on free order >= 9 blocks (order-9 units) broken "
+		"up in the window: drops of the free count between samples not explained by the "
+		"order >= 9 allocations the trace saw (README: break-up estimate)"),
 };
 
 int cb_metric_find(const char *name)

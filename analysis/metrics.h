@@ -16,6 +16,7 @@
 #include "agentdata.h"
 #include "stalls.h"
 #include "vmstat.h"
+#include "waves.h"
 
 enum cb_better { CB_BETTER_LOWER, CB_BETTER_HIGHER, CB_BETTER_NONE };
 enum cb_source { CB_SRC_TRACE, CB_SRC_VMSTAT, CB_SRC_WORKLOAD, CB_SRC_AGENT };
@@ -102,6 +103,18 @@ enum cb_metric_id {
 	CB_M_ENERGY_MODELED_J,
 	CB_M_ENERGY_RAPL_J,
 	CB_M_DC_STALLS_WORKED,
+	CB_M_WAVE_COUNT,
+	CB_M_WAVE_STALLS_MEAN,
+	CB_M_WAVE_STALLS_MEDIAN,
+	CB_M_WAVE_STALL_NS_MEAN,
+	CB_M_WAVE_STALL_NS_MEDIAN,
+	CB_M_WAVE_STALL_NS_FIRST,
+	CB_M_WAVE_STALL_NS_LAST,
+	CB_M_WAVE_STALLS_OUTSIDE,
+	CB_M_WAVE_THP_SUCCESS_MEAN,
+	CB_M_WAVE_FAULT_P99_NS_MEDIAN,
+	CB_M_WAVE_READY_O9_MEAN,
+	CB_M_BREAKUP_O9_EST,
 	CB_M_NR
 };
 
@@ -121,6 +134,7 @@ struct cb_metric_in {
 	const struct cb_vmstat *before, *after;
 	const struct cb_wl_summary *wl;
 	const struct cb_agentdata *agent;
+	const struct cb_waves *waves;	/* the waves and the break-up estimate (waves.h) */
 	double watts_per_core;	/* for energy_modeled_j; 0: CB_WATTS_PER_CORE_DEFAULT */
 };
 

@@ -77,6 +77,23 @@ static const struct col cost_cols[] = {
 
 #define NCOST (sizeof(cost_cols) / sizeof(cost_cols[0]))
 
+/* the waves table, for workloads of recurring demand (analysis/README.md: Waves) */
+static const struct col wave_cols[] = {
+	{ "waves", CB_M_WAVE_COUNT, 1, -1, 6 },
+	{ "stalls/wave", CB_M_WAVE_STALLS_MEAN, 1, 1, 12 },
+	{ "ms/wave", CB_M_WAVE_STALL_NS_MEAN, 1e-6, 2, 8 },
+	{ "first_ms", CB_M_WAVE_STALL_NS_FIRST, 1e-6, 2, 9 },
+	{ "last_ms", CB_M_WAVE_STALL_NS_LAST, 1e-6, 2, 8 },
+	{ "outside", CB_M_WAVE_STALLS_OUTSIDE, 1, -1, 8 },
+	{ "thp_ok%", CB_M_WAVE_THP_SUCCESS_MEAN, 100, 1, 8 },
+	{ "ready_o9", CB_M_WAVE_READY_O9_MEAN, 1, 1, 9 },
+	{ "breakup_o9", CB_M_BREAKUP_O9_EST, 1, -1, 11 },
+};
+
+#define NWAVE (sizeof(wave_cols) / sizeof(wave_cols[0]))
+
+enum table { T_MAIN, T_COST, T_WAVES };
+
 static void fmt_val(char *buf, size_t len, double v, int decimals)
 {
 	if (decimals < 0)
@@ -160,16 +177,26 @@ static void energy_source_line(FILE *txt, FILE *md, const struct group *gs, int 
 }
 
 static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
-			const char *workload, const struct col *cl, size_t nc, bool cost)
+			const char *workload, const struct col *cl, size_t nc, enum table t)
 {
+	bool cost = t == T_COST;
 	struct group *base = NULL;
 	char buf[64], notes[128];
 	size_t c;
 	int i;
 
-	if (!cost) {
+	if (t == T_MAIN) {
 		fprintf(txt, "kernel %s, workload %s (medians over repetitions)\n", kernel, workload);
 		fprintf(md, "### kernel `%s`, workload `%s`\n\n", kernel, workload);
+	} else if (t == T_WAVES) {
+		fprintf(txt, "waves (per repetition the mean over its waves, then the median; "
+			"first/last: the first quarter and the last half of the waves; breakup_o9: "
+			"an estimate, a lower bound)\n");
+		fprintf(md, "Waves (per repetition the mean over its waves, then the median over "
+			"repetitions; `first_ms`/`last_ms`: stall time per wave over the first "
+			"quarter and the last half of the waves; `ready_o9`: free order-9 blocks at a "
+			"wave's start; `breakup_o9`: order-9 blocks broken up, an estimate and a "
+			"lower bound, analysis/README.md):\n\n");
 	} else {
 		fprintf(txt, "cost (medians; energy_modeled_J is modeled, energy_rapl_J measured: "
 			"see the energy source)\n");
@@ -204,8 +231,10 @@ static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const cha
 		}
 		if (cost)
 			exchange_text(g, base, notes, sizeof(notes));
-		else
+		else if (t == T_MAIN)
 			notes_text(g, notes, sizeof(notes));
+		else
+			notes[0] = '\0';
 		fprintf(txt, "%s%s\n", notes[0] ? "  " : "", notes);
 		fprintf(md, " %s |\n", notes);
 	}
@@ -235,6 +264,17 @@ static bool kw_analyzed(const struct group *gs, int ng, int i)
 {
 	for (int j = 0; j < ng; j++)
 		if (same_kw(&gs[j], &gs[i]) && gs[j].n)
+			return true;
+	return false;
+}
+
+/* whether a group of @gs[i]'s kernel and workload has a value of metric @m */
+static bool kw_has(const struct group *gs, int ng, int i, enum cb_metric_id m)
+{
+	double v;
+
+	for (int j = 0; j < ng; j++)
+		if (same_kw(&gs[j], &gs[i]) && !cb_metrics_aggregate(m, gs[j].vals, gs[j].n, &v))
 			return true;
 	return false;
 }
@@ -482,9 +522,12 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 				break;
 		if (j == i && kw_analyzed(gs, ng, i)) {
 			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, cols, NCOLS,
-				    false);
+				    T_MAIN);
 			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, cost_cols,
-				    NCOST, true);
+				    NCOST, T_COST);
+			if (kw_has(gs, ng, i, CB_M_WAVE_COUNT))
+				print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload,
+					    wave_cols, NWAVE, T_WAVES);
 		}
 	}
 	if (pending)

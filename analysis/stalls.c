@@ -347,14 +347,28 @@ static void add_work(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev
 	}
 }
 
-static void count_alloc(struct cb_stalls *s, const struct cb_sev *ev)
+/* counts; and the time of each order >= 9 allocation that got a page. -1: ENOMEM */
+static int count_alloc(struct cb_stalls *s, const struct cb_sev *ev)
 {
 	if (ev->order <= 0 || !in_window(s, ev->ts))
-		return;
+		return 0;
 	s->alloc_hi++;
 	if (!ev->ok)
 		s->alloc_hi_failed++;
 	s->alloc_by_order[ev->order <= CB_STALLS_MAX_ORDER ? ev->order : CB_STALLS_MAX_ORDER]++;
+	if (!ev->ok || ev->order < 9)
+		return 0;
+	if (s->nbig == s->bigcap) {
+		size_t ncap = s->bigcap ? s->bigcap * 2 : 256;
+		struct cb_big_alloc *nv = realloc(s->big, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		s->big = nv;
+		s->bigcap = ncap;
+	}
+	s->big[s->nbig++] = (struct cb_big_alloc){ .ts = ev->ts, .order = ev->order };
+	return 0;
 }
 
 static void count_extfrag(struct cb_stalls *s, const struct cb_sev *ev)
@@ -431,7 +445,8 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 			goto nomem;
 		return 0;
 	case CB_SEV_PAGE_ALLOC:
-		count_alloc(s, ev);
+		if (count_alloc(s, ev))
+			goto nomem;
 		if (p && p->active && ev->order == p->order &&
 		    close_attempt(s, p, ev->ts, ev->ok))
 			goto nomem;
@@ -536,10 +551,12 @@ void cb_stalls_free(struct cb_stalls *s)
 	free(s->ns);
 	free(s->rec);
 	free(s->pids);
+	free(s->big);
 	s->ns = NULL;
 	s->rec = NULL;
 	s->pids = NULL;
-	s->n = s->cap = s->npids = s->pcap = 0;
+	s->big = NULL;
+	s->n = s->cap = s->npids = s->pcap = s->nbig = s->bigcap = 0;
 	cb_pstalls_free(&s->probe);
 }
 

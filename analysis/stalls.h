@@ -102,6 +102,12 @@ struct cb_stall_rec {
 	uint8_t khugepaged;
 };
 
+/* a successful allocation of order >= 9 in the window: the break-up estimate (waves.h) */
+struct cb_big_alloc {
+	uint64_t ts;	/* ns of the trace clock */
+	int order;
+};
+
 /* an extfrag fallback cell: allocating migratetype x fallback migratetype */
 struct cb_extfrag {
 	uint64_t events, change_ownership, fragmenting;
@@ -138,6 +144,8 @@ struct cb_stalls {
 	double *ns;		   /* every stall duration, sorted by cb_stalls_finish */
 	struct cb_stall_rec *rec;  /* one per stall, in the order they closed */
 	size_t n, cap;
+	struct cb_big_alloc *big;  /* one per mm_page_alloc of order >= 9 that got a page */
+	size_t nbig, bigcap;
 
 	/* the trace pass (cb_stalls_from_trace only) */
 	uint64_t events;	   /* records read */

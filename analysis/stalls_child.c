@@ -111,7 +111,9 @@ static void child(const char *path, int fd, struct reply *r, uint64_t as)
 	if (cb_write_all(fd, r, sizeof(*r)) || (!r->ret && r->s.n &&
 					      cb_write_all(fd, rec, r->s.n * sizeof(*rec))) ||
 	    (!r->ret && r->s.probe.n &&
-	     cb_write_all(fd, r->s.probe.rec, r->s.probe.n * sizeof(*r->s.probe.rec))))
+	     cb_write_all(fd, r->s.probe.rec, r->s.probe.n * sizeof(*r->s.probe.rec))) ||
+	    (!r->ret && r->s.nbig &&
+	     cb_write_all(fd, r->s.big, r->s.nbig * sizeof(*r->s.big))))
 		ret = 1;
 	cb_stalls_free(&r->s);
 	free(r);
@@ -175,6 +177,8 @@ static int take_reply(int fd, struct reply *r, struct cb_stalls *s, double deadl
 	s->npids = s->pcap = 0;
 	s->rec = NULL;
 	s->cap = s->n;
+	s->big = NULL;
+	s->bigcap = s->nbig;
 	s->probe.rec = NULL;
 	s->probe.ns = NULL;
 	s->probe.pids = NULL;
@@ -189,6 +193,11 @@ static int take_reply(int fd, struct reply *r, struct cb_stalls *s, double deadl
 		s->probe.rec = malloc(s->probe.n * sizeof(*s->probe.rec));
 		if (!s->probe.rec ||
 		    read_by(fd, s->probe.rec, s->probe.n * sizeof(*s->probe.rec), deadline))
+			return -1;
+	}
+	if (s->nbig) {
+		s->big = malloc(s->nbig * sizeof(*s->big));
+		if (!s->big || read_by(fd, s->big, s->nbig * sizeof(*s->big), deadline))
 			return -1;
 	}
 	if (s->probe.present && cb_pstalls_finish(&s->probe))

@@ -7,6 +7,7 @@
 #include "summary_json.h"
 #include "util.h"
 #include "vmstat.h"
+#include "waves_json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -326,6 +327,7 @@ static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *er
 	struct json_object *root = NULL, *cell = NULL;
 	struct cb_wl_summary wl;
 	struct cb_agentdata ad;
+	struct cb_waves waves = { 0 };
 	struct cb_stalls st;
 	struct cb_metric_in in;
 	char path[PATH_MAX];
@@ -354,8 +356,10 @@ static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *er
 		goto out;
 	if (cb_agentdata_read(cell_dir, ws, we, &ad, err, errlen))
 		goto out;
+	if (cb_waves_analyze(cell_dir, &st, ws, we, &waves, err, errlen))
+		goto out;
 	in = (struct cb_metric_in){ .st = &st, .before = &before, .after = &after, .wl = &wl,
-				    .agent = &ad, .watts_per_core = watts_per_core };
+				    .agent = &ad, .waves = &waves, .watts_per_core = watts_per_core };
 	cb_metrics_compute(&in, &cs->val);
 	cs->lost = lost > 0 || st.missed > 0 || st.missed_unknown > 0;
 	snprintf(cs->energy_source, sizeof(cs->energy_source), "%s",
@@ -384,6 +388,11 @@ static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *er
 	json_object_object_add(root, "fragmentation", cb_summary_frag_json(&ad));
 	json_object_object_add(root, "cpu", cb_summary_cpu_json(&ad, &st));
 	json_object_object_add(root, "energy", cb_summary_energy_json(&ad, &st, watts_per_core));
+	/* absent, not null, for a cell without them: older summaries stay as they were */
+	if (waves.present)
+		json_object_object_add(root, "waves", cb_waves_json(&waves));
+	if (waves.has_breakup)
+		json_object_object_add(root, "breakup", cb_breakup_json(&waves));
 	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					      JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (asprintf(&buf, "%s\n", text) < 0) {
@@ -401,6 +410,7 @@ out:
 	free(buf);
 	json_object_put(root);
 	json_object_put(cell);
+	cb_waves_free(&waves);
 	cb_stalls_free(&st);
 	cb_vmstat_free(&before);
 	cb_vmstat_free(&after);

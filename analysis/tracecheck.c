@@ -147,8 +147,9 @@ static int opt_list(struct tc_rd *r, struct tc_opts *o, int *n)
 }
 
 /*
- * the options sections of a v6 file and its "flyrecord" (0) or "latency" (1) label; each
- * option is read whole and checked by id and size (tracecheck_opt.c)
+ * the options sections of a v6 file up to its "flyrecord" label (0; -1 for anything else,
+ * a "latency" label included); each option is read whole and checked by id and size
+ * (tracecheck_opt.c)
  */
 static int v6_options(struct tc_rd *r)
 {
@@ -159,8 +160,18 @@ static int v6_options(struct tc_rd *r)
 	for (;;) {
 		if (tc_get(r, label, 10, "section label"))
 			break;
-		if (!memcmp(label, "flyrecord", 10) || !memcmp(label, "latency  ", 10)) {
-			ret = label[0] == 'l';
+		if (!memcmp(label, "flyrecord", 10)) {
+			ret = 0;
+			break;
+		}
+		/*
+		 * trace-cmd's latency format is the text of a latency tracer (irqsoff and the
+		 * like): no per-CPU ring buffers, so no events, and libtracecmd 3.1's event
+		 * iterator dereferences the missing CPU data (a fuzzer find).
+		 */
+		if (!memcmp(label, "latency  ", 10)) {
+			tc_bad(r, r->pos - 10, "latency-format trace (a latency tracer's text, no "
+			       "per-CPU event data): not a trace of events");
 			break;
 		}
 		if (memcmp(label, "options  ", 10)) {
@@ -321,7 +332,7 @@ static int check_v6(struct tc_rd *r)
 	r->info->nr_cpus = r->cpus;
 	ret = v6_options(r);
 	if (ret)
-		return ret > 0 ? 0 : -1;	/* latency format: no pages */
+		return -1;
 	for (c = 0; c < r->cpus; c++) {
 		uint64_t at;
 

@@ -13,6 +13,7 @@
 #include "wmark.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -411,7 +412,8 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 	erec = cb_energy_rec_start(cell_dir, run->root, run->err, sizeof(run->err));
 	if (!erec)
 		goto out;
-	smp = cb_sampler_start(cell_dir, run->root, 0);
+	smp = cb_sampler_start(cell_dir, run->root,
+			       (unsigned int)lround(run->cfg->samples_period_s * 1000));
 	if (!smp) {
 		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;

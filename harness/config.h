@@ -123,6 +123,7 @@ struct cb_config {
 	enum cb_start_state start_state;
 	char *memory_limit;   /* size text, NULL: no limit */
 	double cooldown_s;
+	double samples_period_s; /* the agent's samples.csv period (sampler.h) */
 	char *output;	      /* results directory root */
 	/* [collector] */
 	char **events;	      /* NULL-terminated, NULL: the collector's defaults */

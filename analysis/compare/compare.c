@@ -5,6 +5,7 @@
  * output is pasted), markdown or JSON.
  */
 #include "compare.h"
+#include "learning.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -385,6 +386,7 @@ static void print_pair(FILE *out, const struct view *v, struct json_object *all,
 		print_legend(out, v, hidden);
 	}
 	print_avoided(out, v, o, a, b);
+	cb_learning_print(out, v->f == FMT_MD, o, a, na, b, nb, v->conf);
 	print_drift(out, v, drift, a, na);
 	print_drift(out, v, drift, b, nb);
 	if (o) {

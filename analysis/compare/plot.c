@@ -25,7 +25,7 @@
 
 /* the charts, in the order the report shows them: a new kind of chart is one row */
 static int (*const chart_fns[])(struct pl_ctx *, FILE *, struct pl_chart *, int) = {
-	pl_bars, pl_cdf, pl_hist, pl_cost, pl_timeline,
+	pl_bars, pl_cdf, pl_hist, pl_cost, pl_waves, pl_timeline,
 };
 
 /* the data files and the script; returns the charts written to @out, or -1 with errno */
@@ -129,9 +129,11 @@ static const char usage[] =
 	"small multiples (a panel per workload, a cluster per kernel, a bar per setting, the\n"
 	"median and its 95% CI) of stalls, stall time, p99, THP success and stalls per 1000\n"
 	"allocations; the stall-latency CDF per workload; stalls by order and origin; cost\n"
-	"against benefit; a timeline of the median cell of each group. Each as PNG and SVG,\n"
-	"with its numbers in CHART.dat. Adds a Charts section to the first DIR's report.md and\n"
-	"writes its report.html: verdict, tables, table of contents, charts (inline SVG).\n";
+	"against benefit; the learning curve of recurring demand (stall time per wave, when\n"
+	"the cells recorded waves); a timeline of the median cell of each group. Each as PNG\n"
+	"and SVG, with its numbers in CHART.dat. Adds a Charts section to the first DIR's\n"
+	"report.md and writes its report.html: verdict, tables, table of contents, charts\n"
+	"(inline SVG).\n";
 
 int cmd_plot(int argc, char **argv)
 {

@@ -38,172 +38,11 @@
 #include "tracedat.h"
 #include "util.h"
 
-#define PAGE 4096
-#define NPAGES 8
-
-/* event ids and layouts of tests/fixtures/analysis-tracing-6.18 (the formats' offsets) */
-enum { ID_TRY = 668, ID_BEGIN = 670, ID_END = 669, ID_DEFERRED = 665, ID_SUITABLE = 666,
-       ID_KC_WAKE = 660, ID_KC_SLEEP = 662, ID_ISO_M = 674, ID_ISO_F = 673, ID_MIGRATE = 671,
-       ID_ALLOC = 653, ID_EXTFRAG = 650, ID_RECLAIM = 637 };
-
-/* gfp_t bits of 6.18 (the trace's own __print_flags table says the same) */
-#define G_MOVABLE 0x08UL
-#define G_IO 0x40UL
-#define G_FS 0x80UL
-#define G_RECLAIM 0xc00UL
-#define G_NOWARN 0x2000UL
-#define G_COMP 0x40000UL
-#define G_NOMEMALLOC 0x80000UL
-#define G_HARDWALL 0x100000UL
-#define GFP_KERNEL (G_RECLAIM | G_IO | G_FS)
-#define GFP_TRANSHUGE (GFP_KERNEL | G_HARDWALL | G_MOVABLE | G_COMP | G_NOMEMALLOC | G_NOWARN)
-
 static const char *fixtures;
 static char tmp[] = "/tmp/cb-test-synth-XXXXXX";
-static const char *const events[] = {
-	"compaction:mm_compaction_try_to_compact_pages", "compaction:mm_compaction_begin",
-	"compaction:mm_compaction_end", "compaction:mm_compaction_deferred",
-	"compaction:mm_compaction_suitable", "compaction:mm_compaction_kcompactd_wake",
-	"compaction:mm_compaction_kcompactd_sleep", "compaction:mm_compaction_wakeup_kcompactd",
-	"compaction:mm_compaction_isolate_migratepages",
-	"compaction:mm_compaction_isolate_freepages",
-	"compaction:mm_compaction_fast_isolate_freepages", "compaction:mm_compaction_migratepages",
-	"compaction:mm_compaction_finished", "kmem:mm_page_alloc", "kmem:mm_page_alloc_extfrag",
-	"vmscan:mm_vmscan_direct_reclaim_begin", "vmscan:mm_vmscan_direct_reclaim_end", NULL,
-};
 
-struct synth {
-	unsigned char data[2][NPAGES * PAGE];
-	struct cb_tracedat_page pg[2];
-	int page[2];
-	int events;
-};
+#include "synth_trace.h"
 
-static void syn_init(struct synth *s, uint64_t t0)
-{
-	memset(s, 0, sizeof(*s));
-	assert_int_equal(cb_tracedat_page_init(&s->pg[0], s->data[0], PAGE, t0), 0);
-	assert_int_equal(cb_tracedat_page_init(&s->pg[1], s->data[1], PAGE, t0), 0);
-}
-
-/* one event: the common header (type, flags, preempt, pid) and then @len bytes of fields */
-static void add(struct synth *s, int cpu, uint64_t ts, int id, int pid, unsigned char *rec,
-		size_t len)
-{
-	uint16_t type = id;
-
-	memcpy(rec, &type, 2);
-	rec[2] = rec[3] = 0;
-	memcpy(rec + 4, &pid, 4);
-	if (cb_tracedat_page_add(&s->pg[cpu], ts, rec, len) < 0) {
-		assert_int_equal(errno, ENOSPC);
-		s->page[cpu]++;
-		assert_true(s->page[cpu] < NPAGES);
-		assert_int_equal(cb_tracedat_page_init(&s->pg[cpu], s->data[cpu] + s->page[cpu] *
-						       PAGE, PAGE, ts), 0);
-		assert_int_equal(cb_tracedat_page_add(&s->pg[cpu], ts, rec, len), 0);
-	}
-	s->events++;
-}
-
-static void p32(unsigned char *r, int off, uint32_t v)
-{
-	memcpy(r + off, &v, 4);
-}
-
-static void p64(unsigned char *r, int off, uint64_t v)
-{
-	memcpy(r + off, &v, 8);
-}
-
-static void e_try(struct synth *s, int cpu, uint64_t ts, int pid, int order, uint64_t gfp)
-{
-	unsigned char r[28] = { 0 };
-
-	p32(r, 8, order);
-	p64(r, 16, gfp);
-	p32(r, 24, 2);
-	add(s, cpu, ts, ID_TRY, pid, r, sizeof(r));
-}
-
-static void e_begin(struct synth *s, int cpu, uint64_t ts, int pid)
-{
-	unsigned char r[44] = { 0 };
-
-	p64(r, 8, 0x100000);
-	p64(r, 32, 0x640000);
-	r[40] = 1;
-	add(s, cpu, ts, ID_BEGIN, pid, r, sizeof(r));
-}
-
-static void e_end(struct synth *s, int cpu, uint64_t ts, int pid, int status)
-{
-	unsigned char r[48] = { 0 };
-
-	p32(r, 44, status);
-	add(s, cpu, ts, ID_END, pid, r, sizeof(r));
-}
-
-static void e_small(struct synth *s, int cpu, uint64_t ts, int id, int pid, int order, int ret)
-{
-	unsigned char r[32] = { 0 };	/* deferred (32), suitable (24), kcompactd_* (20, 12) */
-
-	p32(r, 16, order);
-	p32(r, 20, ret);
-	if (id == ID_KC_WAKE)
-		p32(r, 12, order);
-	add(s, cpu, ts, id, pid, r, id == ID_DEFERRED ? 32 : id == ID_SUITABLE ? 24 :
-	    id == ID_KC_WAKE ? 20 : 12);
-}
-
-static void e_work(struct synth *s, int cpu, uint64_t ts, int id, int pid, uint64_t a,
-		   uint64_t b)
-{
-	unsigned char r[40] = { 0 };
-
-	if (id == ID_MIGRATE) {
-		p64(r, 8, a);
-		p64(r, 16, b);
-		add(s, cpu, ts, id, pid, r, 24);
-		return;
-	}
-	p64(r, 24, a);
-	p64(r, 32, b);
-	add(s, cpu, ts, id, pid, r, sizeof(r));
-}
-
-static void e_alloc(struct synth *s, int cpu, uint64_t ts, int pid, int order, bool ok)
-{
-	unsigned char r[40] = { 0 };
-
-	p64(r, 8, ok ? 0x123400 : ~0ULL);
-	p32(r, 16, order);
-	p64(r, 24, GFP_TRANSHUGE);
-	p32(r, 32, 1);
-	add(s, cpu, ts, ID_ALLOC, pid, r, sizeof(r));
-}
-
-static void e_extfrag(struct synth *s, int cpu, uint64_t ts, int pid, int amt, int fmt,
-		      int forder, int changed)
-{
-	unsigned char r[36] = { 0 };
-
-	p32(r, 16, 0);
-	p32(r, 20, forder);
-	p32(r, 24, amt);
-	p32(r, 28, fmt);
-	p32(r, 32, changed);
-	add(s, cpu, ts, ID_EXTFRAG, pid, r, sizeof(r));
-}
-
-static void e_reclaim(struct synth *s, int cpu, uint64_t ts, int pid)
-{
-	unsigned char r[24] = { 0 };
-
-	add(s, cpu, ts, ID_RECLAIM, pid, r, sizeof(r));
-}
-
-#define T0 1000000000ULL
 
 /*
  * The scenario (ns after T0), events of one pid spread over both CPUs:
@@ -466,14 +305,6 @@ static void test_corrupt_pages(void **state)
 	}
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
-}
-
 static void make_cell(const char *run, const char *id, bool with_after)
 {
 	char dir[PATH_MAX], meta[1024], trace[PATH_MAX];
@@ -503,22 +334,6 @@ static void make_cell(const char *run, const char *id, bool with_after)
 	put(dir, "samples.csv", "t_ns,node,zone,present,score,weighted,node_score,o0\n"
 	    "1000000600,0,Normal,9000,40,30,30,1\n1000000600,0,DMA32,1000,90,5,30,1\n"
 	    "1000001000,0,Normal,9000,60,50,52,1\n1000009000,0,Normal,9000,10,5,6,1\n");
-}
-
-/* the value at the dotted @key of the JSON file @path, as compact JSON text */
-static const char *jget(const char *path, const char *key)
-{
-	static char buf[1024];
-	struct json_object *root = json_object_from_file(path), *o = root;
-	char k[256], *part, *save = NULL;
-
-	assert_non_null(root);
-	snprintf(k, sizeof(k), "%s", key);
-	for (part = strtok_r(k, ".", &save); part; part = strtok_r(NULL, ".", &save))
-		assert_true(json_object_object_get_ex(o, part, &o));
-	snprintf(buf, sizeof(buf), "%s", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(root);
-	return buf;
 }
 
 static void test_cell_summary(void **state)

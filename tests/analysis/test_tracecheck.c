@@ -197,6 +197,10 @@ static void test_v6_options(void **state)
 	t = load("analysis-thp-compact.v6.dat");
 	put4(find(&t, clock, 6) + 2, 1);
 	refused(&t, "clock1.dat", "TRACECLOCK option of 1 bytes");
+	t = load("analysis-thp-compact.v6.dat");
+	/* session 4's find: libtracecmd's iterator read the absent CPU data (SIGSEGV) */
+	memcpy(find(&t, "flyrecord", 10), "latency  ", 10);
+	refused(&t, "latency.dat", "latency-format trace");
 }
 
 /* the offset of the printk section of a v6 file: after the headers and the formats */

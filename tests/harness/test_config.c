@@ -32,6 +32,7 @@ static const char *write_cfg(const char *name, const char *text)
 static const char good[] =
 	"; a comment\n"
 	"[global]\n"
+	"samples.period = 100ms\n"
 	"reps = 4\n"
 	"memory_limit = 2G\n"
 	"\n"
@@ -78,6 +79,7 @@ static void test_good_file(void **state)
 	assert_string_equal(cfg->events[1], "vmscan:mm_vmscan_direct_reclaim_begin");
 	assert_null(cfg->events[2]);
 	assert_int_equal(strlen(cfg->sha256), 64);
+	assert_true(cfg->samples_period_s == 0.1);	/* samples.period = 100ms */
 	assert_non_null(cfg->workloads[0].phase[CB_PHASE_FRAGMENT].wl);
 	assert_null(cfg->workloads[1].phase[CB_PHASE_FRAGMENT].wl);
 	cb_config_free(cfg);
@@ -173,6 +175,7 @@ static const struct bad_case bad_cases[] = {
 	{ "[global]\ncooldown = 1e300\n", 2, "key 'cooldown': '1e300' is longer than any "
 	  "duration this tool takes (at most 168h)" },
 	{ "[global]\ncooldown = 2h\n", 2, "key 'cooldown': '2h' is outside 0..1h" },
+	{ "[global]\nsamples.period = 5ms\n", 2, "key 'samples.period': '5ms' is outside 10ms..10s" },
 	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
 	  "timeout = 1e308h\n", 5, "key 'timeout': '1e308h' is longer than any duration" },
 	{ "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
