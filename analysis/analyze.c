@@ -59,7 +59,8 @@ static void usage(FILE *f)
 			 opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-20s %s\n", left, opts[i].help);
 	}
-	fprintf(f, "\nexit status: 0 done, 1 some cells left out (not complete; listed), 2 bad input\n"
+	fprintf(f, "\nexit status: 0 done, 1 some cells left out (not complete; listed) or never run (a merge\n"
+		"with shards missing: run.json lists fewer than its total_cells), 2 bad input\n"
 		"(a missing or corrupt file: the other cells are still analyzed) or usage.\n"
 		"Cells of a kernel not booted yet (run.json's \"pending\") are listed as pending,\n"
 		"not left out, and do not change the exit status: booted into that kernel,\n"
@@ -210,6 +211,22 @@ static void keep_charts(const char *run_dir, const char *charts)
 	free(md);
 }
 
+/*
+ * "never_ran": the cells of the matrix (run.json's total_cells) no directory of the run
+ * holds, as the text report says them (a merge with shards missing); 0 for a shard
+ */
+static void add_never_ran(struct json_object *out, struct json_object *run, size_t listed)
+{
+	struct json_object *total = NULL, *shard = NULL;
+	long long n = 0;
+
+	if (json_object_object_get_ex(run, "total_cells", &total) &&
+	    json_object_is_type(total, json_type_int) &&
+	    !(json_object_object_get_ex(run, "shard", &shard) && shard))
+		n = json_object_get_int64(total) - (long long)listed;
+	json_object_object_add(out, "never_ran", json_object_new_int64(n > 0 ? n : 0));
+}
+
 /* a run's cells as JSON: each cell's id, names and summary.json (null if it has none) */
 static void print_run_json(const char *run_dir, int status)
 {
@@ -236,6 +253,7 @@ static void print_run_json(const char *run_dir, int status)
 				json_object_array_add(arr, e);
 			}
 		}
+		add_never_ran(out, run, json_object_array_length(arr));
 		json_object_put(run);
 	}
 	json_object_object_add(out, "cells", arr);

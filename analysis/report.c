@@ -349,6 +349,38 @@ static void verdict_pair(FILE *txt, FILE *md, const struct group *base, const st
 	free(vb);
 }
 
+/* the largest median of metric @m over the @n groups @sel (0 where none has a value) */
+static double max_median(struct group **sel, int n, enum cb_metric_id m)
+{
+	double max = 0, med;
+
+	for (int i = 0; i < n; i++)
+		if (!cb_metrics_aggregate(m, sel[i]->vals, sel[i]->n, &med) && med > max)
+			max = med;
+	return max;
+}
+
+/*
+ * why a (kernel, workload) had no direct compaction in any setting, from what its cells
+ * saw: no high-order demand at all (an idle workload), order>0 allocations that failed
+ * without compacting (they fall back instead), or THP faults served from free blocks
+ */
+static const char *empty_why(struct group **sel, int n)
+{
+	double thp = max_median(sel, n, CB_M_VM_THP_FAULT_ALLOC) +
+		     max_median(sel, n, CB_M_VM_THP_FAULT_FALLBACK);
+	double failed = max_median(sel, n, CB_M_ALLOC_HI_FAILED);
+
+	if (thp == 0 && failed == 0)
+		return "there was no high-order demand to serve (no THP fault, no failed order>0 "
+		       "allocation): nothing to judge here but background work";
+	if (thp == 0)
+		return "order>0 allocations failed without direct compaction (their callers fall "
+		       "back to smaller pages instead): see failed order>0 allocations";
+	return "the THP faults found free huge pages: the fragmenter left enough free "
+	       "high-order blocks for the demand (configs/README.md: what a host cell needs)";
+}
+
 /* the verdict of one (kernel, workload): each setting against the first; returns how many */
 static int verdict(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
 		   const char *workload, bool many_kernels)
@@ -373,10 +405,12 @@ static int verdict(FILE *txt, FILE *md, struct group *gs, int ng, const char *ke
 	else
 		snprintf(what, sizeof(what), "%s", workload);
 	if (!any) {
+		const char *why = empty_why(sel, n);
+
 		fprintf(txt, "verdict: %s: no direct compaction in any setting: the verdict is empty "
-			"— the workload did not fragment memory enough\n", what);
-		fprintf(md, "- %s: no direct compaction in any setting: the verdict is empty "
-			"— the workload did not fragment memory enough\n", what);
+			"— %s\n", what, why);
+		fprintf(md, "- %s: no direct compaction in any setting: the verdict is empty — %s\n",
+			what, why);
 		return 1;
 	}
 	for (i = 1; i < n; i++)
@@ -499,6 +533,45 @@ static void write_pending(FILE *txt, FILE *md, struct cellrec *recs, int n)
 	fprintf(md, "\n");
 }
 
+/*
+ * cells whose numbers are doubtful (summary warnings: a fragmenter that left the demand
+ * enough free blocks), one line per (kernel, setting, workload) with the first cell's words
+ */
+static void write_warnings(FILE *txt, FILE *md, struct cellrec *recs, int n)
+{
+	int i, j, count, groups = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!recs[i].ok || !recs[i].sum.warning[0])
+			continue;
+		for (j = 0; j < i; j++)
+			if (recs[j].ok && recs[j].sum.warning[0] &&
+			    !strcmp(recs[j].kernel, recs[i].kernel) &&
+			    !strcmp(recs[j].setting, recs[i].setting) &&
+			    !strcmp(recs[j].workload, recs[i].workload))
+				break;
+		if (j < i)
+			continue;
+		for (count = 0, j = i; j < n; j++)
+			count += recs[j].ok && recs[j].sum.warning[0] &&
+				 !strcmp(recs[j].kernel, recs[i].kernel) &&
+				 !strcmp(recs[j].setting, recs[i].setting) &&
+				 !strcmp(recs[j].workload, recs[i].workload);
+		if (!groups++)
+			fprintf(md, "## Warnings\n\n");
+		fprintf(txt, "WARNING: %d cell(s) of %s/%s/%s, first %s: %s\n", count,
+			recs[i].kernel, recs[i].setting, recs[i].workload, recs[i].id,
+			recs[i].sum.warning);
+		fprintf(md, "- **%d cell(s) of `%s/%s/%s`**, first `%s`: %s\n", count,
+			recs[i].kernel, recs[i].setting, recs[i].workload, recs[i].id,
+			recs[i].sum.warning);
+	}
+	if (groups) {
+		fprintf(txt, "\n");
+		fprintf(md, "\n");
+	}
+}
+
 /* the tables, the cells left out and the verdicts, to @txt and (markdown) @md */
 static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struct group *gs,
 			 int ng, int left, int pending)
@@ -532,6 +605,7 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 	}
 	if (pending)
 		write_pending(txt, md, recs, n);
+	write_warnings(txt, md, recs, n);
 	fprintf(md, "## Cells left out\n\n");
 	if (left) {
 		fprintf(txt, "left out:\n");
@@ -575,6 +649,33 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 	}
 }
 
+/*
+ * cells of the matrix that no directory of this run holds: a merge of shards with some
+ * missing lists fewer cells than run.json's total_cells (a shard itself holds a part by
+ * design). Said to @txt and @md; returns how many.
+ */
+static int never_ran(FILE *txt, FILE *md, struct json_object *run, int n)
+{
+	struct json_object *total = NULL, *shard = NULL;
+	long long missing;
+
+	if (!json_object_object_get_ex(run, "total_cells", &total) ||
+	    !json_object_is_type(total, json_type_int) ||
+	    (json_object_object_get_ex(run, "shard", &shard) && shard))
+		return 0;
+	missing = json_object_get_int64(total) - n;
+	if (missing <= 0)
+		return 0;
+	fprintf(txt, "never ran: %lld of the matrix's %lld cells are in no directory of this run "
+		"(shards missing from the merge? `compactbench merge` named them): every table "
+		"above lacks them\n", missing, (long long)json_object_get_int64(total));
+	fprintf(md, "\n## Cells that never ran\n\n%lld of the matrix's %lld cells are in no "
+		"directory of this run (shards missing from the merge? `compactbench merge` named "
+		"them): every table above lacks them.\n", missing,
+		(long long)json_object_get_int64(total));
+	return missing > INT_MAX ? INT_MAX : (int)missing;
+}
+
 int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 {
 	char path[PATH_MAX], *md_buf = NULL;
@@ -582,7 +683,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 	struct cellrec *recs = NULL;
 	struct group *gs = NULL;
 	size_t md_len = 0;
-	int n, ng = 0, left, pending = 0, i, ret = -1;
+	int n, ng = 0, left, pending = 0, missing, i, ret = -1;
 	FILE *md;
 
 	run = cb_runjson_load(run_dir, err, errlen);
@@ -611,6 +712,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 			jstr(run, "config_sha256") ? ")" : "",
 			jstr(run, "tool_version") ? jstr(run, "tool_version") : "unknown");
 	write_report(out, md, recs, n, gs, ng, left, pending);
+	missing = never_ran(out, md, run, n);
 	if (fclose(md)) {
 		md = NULL;
 		snprintf(err, errlen, "%s: out of memory", run_dir);
@@ -623,7 +725,7 @@ int cb_report_run(const char *run_dir, FILE *out, char *err, size_t errlen)
 		goto out;
 	}
 	fprintf(out, "report: %s/report.md\n", run_dir);
-	ret = left ? 1 : 0;
+	ret = left || missing ? 1 : 0;
 	for (i = 0; i < n; i++)
 		if (recs[i].bad)
 			ret = 2;

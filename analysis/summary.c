@@ -4,6 +4,7 @@
  */
 #include "agentdata.h"
 #include "summary.h"
+#include "headroom.h"
 #include "summary_json.h"
 #include "util.h"
 #include "vmstat.h"
@@ -46,8 +47,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* the last (by name) workload/ *thp-demand*.jsonl in @dir, or NULL */
-static char *find_thp_jsonl(const char *dir)
+char *cb_wl_find_jsonl(const char *dir, const char *what)
 {
 	struct dirent *de;
 	char **names = NULL, *best = NULL;
@@ -59,7 +59,7 @@ static char *find_thp_jsonl(const char *dir)
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
-		if (!strstr(de->d_name, "thp-demand") || len < 6 ||
+		if (!strstr(de->d_name, what) || len < 6 ||
 		    strcmp(de->d_name + len - 6, ".jsonl"))
 			continue;
 		if (n == cap) {
@@ -109,7 +109,7 @@ int cb_wl_read_summary(const char *cell_dir, struct cb_wl_summary *out, char *er
 	memset(out, 0, sizeof(*out));
 	if (cb_path(dir, sizeof(dir), "%s/workload", cell_dir) < 0)
 		return 0;
-	name = find_thp_jsonl(dir);
+	name = cb_wl_find_jsonl(dir, "thp-demand");
 	if (!name)
 		return 0;
 	snprintf(out->file, sizeof(out->file), "workload/%s", name);
@@ -376,6 +376,12 @@ static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *er
 			       wl.present ? json_object_new_string(wl.file) : NULL);
 	json_object_object_add(root, "metrics", cb_summary_metrics_json(&cs->val, false));
 	json_object_object_add(root, "crosscheck", crosscheck_json(&cs->val, cs));
+	if (cb_headroom_check(cell_dir, cs->warning, sizeof(cs->warning)) != 1)
+		cs->warning[0] = '\0';
+	json_object_object_add(root, "warnings", json_object_new_array());
+	if (cs->warning[0])
+		json_object_array_add(json_object_object_get(root, "warnings"),
+				      json_object_new_string(cs->warning));
 	json_object_object_add(root, "stalls", cb_summary_stalls_json(&st));
 	if (st.probe.present) {
 		json_object_object_add(root, "probe", cb_summary_probe_json(&st));

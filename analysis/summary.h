@@ -24,6 +24,7 @@ struct cb_cell_summary {
 	bool has_xcheck;  /* both a trace and a vmstat compact_stall delta */
 	bool agree;	  /* the cross-check held */
 	char energy_source[16];	/* "powercap", "perf-power" or "modeled" (energy_rapl_j's) */
+	char warning[400];	/* what makes the cell's numbers doubtful (headroom.h), or "" */
 };
 
 /*
@@ -32,6 +33,9 @@ struct cb_cell_summary {
  * collector's start and stop, where other tasks may stall.
  */
 long long cb_crosscheck_tolerance(long long vmstat_compact_stall);
+
+/* cb_wl_find_jsonl - the last (by name) *@what*.jsonl in @dir (malloc'ed), or NULL */
+char *cb_wl_find_jsonl(const char *dir, const char *what);
 
 /*
  * cb_wl_read_summary - the last {"type":"summary"} line of the last (by name)

@@ -295,9 +295,12 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 			return -1;
 		if (wait_for(run, procs, frag, true, w->ready_timeout_s, "waiting for the fragmenter") < 0)
 			return -1;
+		cb_timing_lap(&run->timing, CB_PART_FRAGMENT);
 		if (settle(run, procs, frag, w->settle_s) < 0)
 			return -1;
+		cb_timing_lap(&run->timing, CB_PART_SETTLE);
 	}
+	cb_timing_lap(&run->timing, CB_PART_FRAGMENT); /* the background's start, if no fragmenter */
 	demand_start = cb_now_ns();
 	if (spawn_phase(run, cell, cell_dir, CB_PHASE_DEMAND, dem, wl_meta) < 0)
 		return -1;
@@ -314,6 +317,7 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 		return -1;
 	if (wmark_end(run, cell, cell_dir, wm) < 0)
 		return -1;
+	cb_timing_lap(&run->timing, CB_PART_DEMAND);
 	for (int p = CB_PHASE_DEMAND; p < CB_NR_PHASES; p += CB_PHASE_COMPANION - CB_PHASE_DEMAND) {
 		if (pr[p].pid > 0 && (!WIFEXITED(pr[p].status) || WEXITSTATUS(pr[p].status))) {
 			cb_run_set_err(run, "%s: %s (see its .stderr in %s/workload)",
@@ -331,6 +335,33 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 		}
 	}
 	return 0;
+}
+
+/*
+ * the agent's laps so far into meta.json "timing" {"parts"}: where it runs elsewhere (the
+ * guest) the host takes them from there; the host's run loop rewrites "timing" whole
+ */
+static void agent_timing(struct cb_run *run, struct json_object *meta)
+{
+	struct json_object *t = json_object_new_object();
+
+	cb_timing_lap(&run->timing, CB_PART_STOP); /* the collector's abort on a failure */
+	json_object_object_add(t, "parts", cb_timing_parts_json(&run->timing));
+	json_object_object_add(t, "clock", json_object_new_string("CLOCK_MONOTONIC"));
+	json_object_object_add(meta, "timing", t);
+}
+
+void cb_agent_timing_final(struct cb_run *run, const char *cell_dir)
+{
+	struct json_object *meta;
+	char path[PATH_MAX];
+
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0 ||
+	    !(meta = json_object_from_file(path)))
+		return;
+	agent_timing(run, meta);
+	cb_json_write_atomic(path, meta);
+	json_object_put(meta);
 }
 
 /* stop what still runs: the demand, the background load, then the fragmenter's memory */
@@ -418,6 +449,7 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
 		goto out;
 	}
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	rc = run_phases(run, cell, cell_dir, pr, wl_meta, &wm);
 	if (wm) {
 		/* a phase failed while the policy ran: keep that error, still write wmark.json */
@@ -477,6 +509,7 @@ out:
 		cb_collector_abort(col);
 	cb_collector_free(col);
 	cb_rm_rf(spool);
+	agent_timing(run, meta);
 	/* an interrupted cell is incomplete (it may be re-run); anything else that failed, failed */
 	if (cb_meta_write(cell_dir, meta, ret == 0 ? "complete" : cb_interrupted ? "incomplete" : "failed",
 			  ret == 0 ? NULL : run->err) < 0 && ret == 0) {

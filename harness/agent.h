@@ -18,4 +18,11 @@
  */
 int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir);
 
+/*
+ * cb_agent_timing_final - the agent's last lap (its knobs restored after the cell) into
+ * @cell_dir/meta.json "timing" {"parts"}, for an agent whose parts the host takes from
+ * there (the qemu guest)
+ */
+void cb_agent_timing_final(struct cb_run *run, const char *cell_dir);
+
 #endif

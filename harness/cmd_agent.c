@@ -5,6 +5,7 @@
  * the host target's own code (knobs through the journal, start state, cb_agent_run_cell),
  * so a guest cell produces the same files as a host cell.
  */
+#include "agent.h"
 #include "collector.h"
 #include "matrix.h"
 #include "run.h"
@@ -92,6 +93,7 @@ static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *o
 	if (rc < 0)
 		cb_log("agent: cell %s failed: %s", cell->id, run->err);
 	ops->teardown(run);
+	cb_agent_timing_final(run, cell_dir);
 	return rc < 0 ? 1 : 0;
 }
 
@@ -104,6 +106,8 @@ int cmd_agent(int argc, char **argv)
 	char err[2048];
 	int a = 1, rc;
 
+	/* the agent's own stopwatch (meta.json "timing"), from its exec on */
+	cb_timing_start_at_exec(&run.timing);
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(agent_usage, stdout);
 		return 0;

@@ -4,6 +4,7 @@
  * key reference that configs/README.md embeds.
  */
 #include "config.h"
+#include "config_verify.h"
 #include "matrix.h"
 #include "runjson.h"
 
@@ -18,7 +19,9 @@ static const char usage[] =
 	"   or: compactbench config doc\n"
 	"\n"
 	"check: parse CONFIG as `run` would, print its cells in run order; exit 2 with\n"
-	"       FILE:LINE and the key on the first error.\n"
+	"       FILE:LINE and the key on the first error. Also what `run` checks before a\n"
+	"       cell runs: each qemu kernel's recipe loads, each knob a setting sets on the\n"
+	"       booted host kernel exists there (notes say what waits for a boot).\n"
 	"doc:   print the reference of every key (markdown), generated from the same tables\n"
 	"       the parser uses; configs/README.md holds it.\n";
 
@@ -35,6 +38,10 @@ static int check(const char *path, bool quick)
 		fprintf(stderr, "compactbench: %s\n", err);
 		return 2;
 	}
+	if (cb_config_verify(cfg, "", stderr, NULL) > 0) {
+		cb_config_free(cfg);
+		return 2;
+	}
 	reps = quick ? cfg->quick_reps : cfg->reps;
 	skipped = cb_matrix_skipped(cfg, reps, why, sizeof(why));
 	cells = cb_matrix_expand(cfg, reps, &nr);
@@ -49,6 +56,7 @@ static int check(const char *path, bool quick)
 	if (skipped)
 		printf(" (%zu skipped: %s)", skipped, why);
 	printf("\n");
+	cb_config_verify(cfg, "", stderr, stdout);
 	for (size_t i = 0; i < nr; i++)
 		printf("%3zu %s\n", i + 1, cells[i].id);
 	free(cells);

@@ -27,7 +27,8 @@ static const char kernel_usage[] =
 	"by its patches is then built incrementally from a hard-linked clone of that tree: only\n"
 	"what the patches touch recompiles, and its .config is compared with the baseline's.\n"
 	"\n"
-	"Exit: 0 built or cached, 1 the build failed (the message names the step), 2 bad usage.\n";
+	"Exit: 0 built or cached, 1 the build failed (the message names the step), 2 bad usage\n"
+	"or a recipe that does not load (unreadable, unknown key, a patch or fragment missing).\n";
 
 static void on_signal(int sig)
 {
@@ -39,6 +40,7 @@ int cmd_kernel(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	char image[PATH_MAX], err[2048];
+	struct cb_recipe *recipe;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(kernel_usage, stdout);
@@ -48,6 +50,13 @@ int cmd_kernel(int argc, char **argv)
 		fputs(kernel_usage, stderr);
 		return 2;
 	}
+	/* a recipe that does not load is bad input (2); a build that fails is a failure (1) */
+	recipe = cb_recipe_load(argv[2], err, sizeof(err));
+	if (!recipe) {
+		fprintf(stderr, "compactbench kernel build: %s\n", err);
+		return 2;
+	}
+	cb_recipe_free(recipe);
 	/* the build stops its make and removes its tree before we exit */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

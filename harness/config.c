@@ -32,6 +32,7 @@ struct pstate {
 	char **seen;	   /* "section\x1fkey" of every key so far */
 	size_t nr_seen;
 	char err[1024];
+	char section[160]; /* the section of the key being read, as written ("kernel k") */
 	bool failed;
 };
 
@@ -84,6 +85,15 @@ static bool name_ok(const char *s)
 static void *base_of(struct pstate *ps, enum key_base b)
 {
 	return b == KB_CONFIG ? (void *)ps->cfg : ps->obj;
+}
+
+/* an enum key's bad value: the section, the key and every allowed value */
+static void enum_fail(struct pstate *ps, const struct cfg_key *k, const char *value, int line)
+{
+	char allowed[256];
+
+	fail(ps, line, "[%s] key '%s': '%s' is not one of the allowed values: %s", ps->section,
+	     k->name, value, cb_cfg_choices_text(k->choices, allowed, sizeof(allowed)));
 }
 
 /* check and store one value of a table key; @line for the message */
@@ -151,7 +161,7 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 				return 0;
 			}
 		}
-		fail(ps, line, "key '%s': '%s' is not one of the allowed values", k->name, value);
+		enum_fail(ps, k, value, line);
 		return -1;
 	case KT_LIST: {
 		char **list = NULL, *dup = xstrdup(value), *tok, *save = NULL;
@@ -447,6 +457,7 @@ static int handler(void *user, const char *section, const char *name, const char
 	struct pstate *ps = user;
 	const struct cfg_key *k;
 
+	snprintf(ps->section, sizeof(ps->section), "%s", section);
 	if (ps->failed || ps->sec == SEC_NONE) {
 		if (!ps->failed)
 			fail(ps, ps->line, "key '%s' outside a section", name);
@@ -472,6 +483,8 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	store_key(ps, k, base_of(ps, k->base), value, ps->line);
+	if (ps->sec == SEC_KERNEL && !strcmp(name, "recipe"))
+		((struct cb_kernel *)ps->obj)->recipe_line = ps->line;
 	return 1;
 }
 
@@ -602,32 +615,6 @@ static void check_ssh_kernel(struct pstate *ps, struct cb_kernel *k)
 	}
 }
 
-static bool kernel_listed(char **list, const struct cb_kernel *k)
-{
-	if (!list)
-		return true;
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(list[i], k->name))
-			return true;
-	return false;
-}
-
-bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k)
-{
-	return kernel_listed(s->kernels, k);
-}
-
-bool cb_workload_on_kernel(const struct cb_workload *w, const struct cb_kernel *k)
-{
-	return kernel_listed(w->kernels, k);
-}
-
-bool cb_cell_wanted(const struct cb_kernel *k, const struct cb_setting *s,
-		    const struct cb_workload *w)
-{
-	return cb_setting_on_kernel(s, k) && cb_workload_on_kernel(w, k);
-}
-
 static void check_config(struct pstate *ps)
 {
 	struct cb_config *cfg = ps->cfg;
@@ -744,9 +731,7 @@ void cb_config_free(struct cb_config *cfg)
 		free(cfg->kernels[i].identity);
 		free(cfg->kernels[i].remote_dir);
 		free(cfg->kernels[i].remote_state_dir);
-		for (k = 0; cfg->kernels[i].ssh_options && cfg->kernels[i].ssh_options[k]; k++)
-			free(cfg->kernels[i].ssh_options[k]);
-		free(cfg->kernels[i].ssh_options);
+		free_list(cfg->kernels[i].ssh_options);
 	}
 	for (i = 0; i < cfg->nr_settings; i++) {
 		for (k = 0; k < cfg->settings[i].nr_knobs; k++) {

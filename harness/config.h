@@ -38,6 +38,7 @@ struct cb_kernel {
 	enum cb_target_kind target;
 	char *release; /* expected `uname -r`, or NULL for whatever is booted */
 	char *recipe;  /* qemu: the kernel recipe (kernel_build.h), as written in the file */
+	int recipe_line; /* the line of `recipe`, 0 if none */
 	char *memory;  /* qemu: guest memory, size text */
 	long cpus;     /* qemu: guest CPUs */
 	double boot_timeout_s; /* qemu: the agent must start within this */

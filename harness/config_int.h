@@ -48,4 +48,7 @@ const char *cb_cfg_ms_text(long long ms, char *buf, size_t len);
 /* cb_cfg_bytes_text - @bytes as the config writes a size ("4096", "64k", "512M", "4G") */
 const char *cb_cfg_bytes_text(long long bytes, char *buf, size_t len);
 
+/* cb_cfg_choices_text - an enum's values as "a, b, c" into @buf (cut to @len) */
+const char *cb_cfg_choices_text(const char *const *choices, char *buf, size_t len);
+
 #endif

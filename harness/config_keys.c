@@ -111,3 +111,12 @@ const struct cfg_key cb_cfg_keys[] = {
 	{ SEC_NONE },
 };
 
+const char *cb_cfg_choices_text(const char *const *choices, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; choices[i] && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "", choices[i]);
+	return buf;
+}

@@ -17,6 +17,7 @@
 
 #define CB_INIT_UP_LINE "cb-init: up"
 #define CB_INIT_AGENT_LINE "cb-init: agent start"
+#define CB_INIT_AGENT_EXIT_LINE "cb-init: agent exit"
 #define CB_9P_TAG "cbresults"
 
 /*

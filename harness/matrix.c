@@ -136,3 +136,30 @@ size_t cb_matrix_skipped(const struct cb_config *cfg, long reps, char *why, size
 	}
 	return total;
 }
+
+/* which kernels a setting or workload runs on (`kernels =`; config.h declares these) */
+static bool kernel_listed(char **list, const struct cb_kernel *k)
+{
+	if (!list)
+		return true;
+	for (size_t i = 0; list[i]; i++)
+		if (!strcmp(list[i], k->name))
+			return true;
+	return false;
+}
+
+bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k)
+{
+	return kernel_listed(s->kernels, k);
+}
+
+bool cb_workload_on_kernel(const struct cb_workload *w, const struct cb_kernel *k)
+{
+	return kernel_listed(w->kernels, k);
+}
+
+bool cb_cell_wanted(const struct cb_kernel *k, const struct cb_setting *s,
+		    const struct cb_workload *w)
+{
+	return cb_setting_on_kernel(s, k) && cb_workload_on_kernel(w, k);
+}

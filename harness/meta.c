@@ -3,6 +3,7 @@
  * meta.c - meta.json and run.json helpers.
  */
 #include "meta.h"
+#include "run_cell.h"
 #include "runjson.h"
 #include "target.h"
 #include "util.h"
@@ -143,6 +144,8 @@ int cb_run_json_write(const struct cb_run *run, const struct cb_run_info *info,
 		json_object_array_add(arr, c);
 	}
 	json_object_object_add(o, "cells", arr);
+	json_object_object_add(o, "jobs", json_object_new_int64(info->jobs > 0 ? info->jobs : 1));
+	json_object_object_add(o, "timing", cb_timing_run_sum(run->dir, cells, nr));
 	ret = cb_path(path, sizeof(path), "%s/run.json", run->dir);
 	if (ret == 0)
 		ret = cb_json_write_atomic(path, o);

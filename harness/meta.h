@@ -35,12 +35,14 @@ struct cb_run_info {
 	long shard_count;    /* N, or 0 */
 	size_t total_cells;  /* cells of the whole matrix (every shard) */
 	struct json_object *pending; /* array of { kernel, release, cells } not run here, or NULL */
+	long jobs;	     /* --jobs of this command (0: not given, 1) */
 };
 
 /*
  * cb_run_json_write - write @run->dir/run.json: the config, its sha256, the tool version,
- * @info, whether the run finished (a time) and is complete, and @cells (the cells this run
- * directory is for: a shard's, or the whole matrix's). Returns 0, or -1 with errno.
+ * @info, whether the run finished (a time) and is complete, @cells (the cells this run
+ * directory is for: a shard's, or the whole matrix's) and "timing": where the time of its
+ * cells went, summed over those with a breakdown (cb_timing_run_sum). Returns 0, or -1 with errno.
  */
 int cb_run_json_write(const struct cb_run *run, const struct cb_run_info *info,
 		      const struct cb_cell *cells, size_t nr, bool finished, bool complete);

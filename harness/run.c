@@ -4,11 +4,15 @@
  * restored at the end, on error and on SIGINT/SIGTERM.
  */
 #include "analyze.h"
+#include "config_verify.h"
 #include "compare.h"
 #include "collector.h"
+#include "jobs_plan.h"
 #include "matrix.h"
 #include "meta.h"
 #include "run.h"
+#include "run_jobs.h"
+#include "run_progress.h"
 #include "runjson.h"
 #include "target.h"
 #include "util.h"
@@ -23,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,13 +43,14 @@ void cb_run_set_err(struct cb_run *run, const char *fmt, ...)
 
 void cb_log(const char *fmt, ...)
 {
+	char msg[8192];
 	va_list ap;
 
-	fputs("compactbench: ", stderr);
+	/* one write per line: cells running at once (--jobs) must not mix their lines */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "compactbench: %s\n", msg);
 }
 
 void cb_log_line(const char *msg)
@@ -72,7 +76,7 @@ static void install_signals(void)
 
 static const char run_usage[] =
 	"usage: compactbench run CONFIG [-o DIR] [--resume] [--shard I/N] [--reps N] [--quick]\n"
-	"                        [--target host|qemu]\n"
+	"                        [--target host|qemu] [--jobs N]\n"
 	"\n"
 	"Run every cell of the matrix in CONFIG (kernels x settings x workloads x reps, reps\n"
 	"interleaved), write results/<name>-<time>/ (or DIR), restore every knob, then analyze:\n"
@@ -93,6 +97,9 @@ static const char run_usage[] =
 	"  --reps N           repetitions of every cell (overrides [global] reps)\n"
 	"  --quick            [global] quick_reps repetitions and the workloads' quick.* options\n"
 	"  --target T         run every kernel's cells on target T (host, or qemu: needs a recipe)\n"
+	"  --jobs N           up to N QEMU cells at once, each guest pinned to host CPUs of its\n"
+	"                     own; refused (exit 2) if N x vCPUs is more than the host's CPUs.\n"
+	"                     Host cells still run alone. Default 1\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Exit: 0 every cell that can run on this machine completed (pending kernels are listed),\n"
@@ -304,25 +311,9 @@ static int make_run_dir(struct cb_run *run)
 	return 0;
 }
 
-bool cb_kernel_booted(const struct cb_kernel *k, char *booted, size_t size)
-{
-	struct utsname u;
-	char both[sizeof(u.release) + sizeof(u.version) + 2];
-
-	if (uname(&u) < 0) {
-		snprintf(booted, size, "(uname: %s)", strerror(errno));
-		return k->target != CB_TARGET_HOST || !k->release;
-	}
-	snprintf(both, sizeof(both), "%s %s", u.release, u.version);
-	snprintf(booted, size, "%s", strchr(k->release ? k->release : "", ' ') ? both : u.release);
-	if (k->target != CB_TARGET_HOST || !k->release)
-		return true;
-	return !strcmp(k->release, booted);
-}
-
 struct run_opts {
 	const char *config, *out, *target;
-	long reps, shard_index, shard_count;
+	long reps, shard_index, shard_count, jobs;
 	bool quick, resume;
 };
 
@@ -332,7 +323,8 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 		{ "output", required_argument, NULL, 'o' }, { "reps", required_argument, NULL, 'r' },
 		{ "quick", no_argument, NULL, 'q' },	    { "target", required_argument, NULL, 't' },
 		{ "resume", no_argument, NULL, 'R' },	    { "shard", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },	    { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },	    { "jobs", required_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
 	};
 	char err[256];
 	long long v;
@@ -351,6 +343,14 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 				return 2;
 			}
 			o->reps = v;
+			break;
+		case 'j':
+			if (cb_parse_long(optarg, 1, CB_JOBS_MAX, &v) < 0) {
+				fprintf(stderr, "compactbench run: --jobs '%s': not a number in 1..%d\n",
+					optarg, CB_JOBS_MAX);
+				return 2;
+			}
+			o->jobs = v;
 			break;
 		case 'q':
 			o->quick = true;
@@ -390,33 +390,6 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 		return 2;
 	}
 	return -1;
-}
-
-/* the figures of a finished cell for its progress line, from its fresh summary.json */
-static void cell_figures(const char *cell_dir, char *buf, size_t size)
-{
-	char path[PATH_MAX], err[1024];
-	struct json_object *sum, *m, *x;
-	double v[3] = { -1, -1, -1 };
-	static const char *const keys[] = { "dc_stalls", "vm_compact_stall", "wl_thp_success_rate" };
-
-	buf[0] = '\0';
-	if (cb_analyze_cell(cell_dir, err, sizeof(err)) < 0) {
-		snprintf(buf, size, " (not analyzed: %s)", err);
-		return;
-	}
-	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0)
-		return;
-	sum = json_object_from_file(path);
-	if (sum && json_object_object_get_ex(sum, "metrics", &m)) {
-		for (int i = 0; i < 3; i++)
-			if (json_object_object_get_ex(m, keys[i], &x) && x)
-				v[i] = json_object_get_double(x);
-	}
-	json_object_put(sum);
-	snprintf(buf, size, ": %.0f direct-compaction stalls (compact_stall +%.0f)", v[0], v[1]);
-	if (v[2] >= 0)
-		snprintf(buf + strlen(buf), size - strlen(buf), ", THP success %.1f%%", 100 * v[2]);
 }
 
 /* run @fn(argc, argv) with its stdout into @path; returns its exit code, or -1 */
@@ -466,35 +439,6 @@ static void gate_settings(const struct cb_run *run)
 		printf("gate: '%s' against '%s': %s (why: %s)\n", s, run->cfg->settings[0].name,
 		       rc >= 0 && rc <= 3 ? names[rc] : "not run", txt);
 	}
-}
-
-static int run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr, size_t *failed)
-{
-	for (size_t i = 0; i < nr && !cb_interrupted; i++) {
-		const struct cb_target_ops *ops = cb_target_find(cells[i].kernel->target);
-		char cell_dir[PATH_MAX], figures[1200];
-		uint64_t t0 = cb_now_ns();
-
-		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", run->dir, cells[i].id) < 0)
-			return -1;
-		/* what an interrupted or failed attempt left (--resume): the cell starts afresh */
-		if (access(cell_dir, F_OK) == 0 && cb_rm_rf(cell_dir) < 0) {
-			cb_log("%s: cannot remove the previous attempt: %s", cell_dir, strerror(errno));
-			return -1;
-		}
-		fprintf(stderr, "[%zu/%zu] %s: running\n", i + 1, nr, cells[i].id);
-		if (ops->run_cell(run, &cells[i], cell_dir) < 0 || ops->fetch(run, &cells[i], cell_dir) < 0) {
-			(*failed)++;
-			fprintf(stderr, "[%zu/%zu] %s: %s after %.1f s: %s\n", i + 1, nr, cells[i].id,
-				cb_interrupted ? "interrupted" : "FAILED", (cb_now_ns() - t0) / 1e9,
-				run->err);
-			continue;
-		}
-		cell_figures(cell_dir, figures, sizeof(figures));
-		fprintf(stderr, "[%zu/%zu] %s: done in %.1f s%s\n", i + 1, nr, cells[i].id,
-			(cb_now_ns() - t0) / 1e9, figures);
-	}
-	return 0;
 }
 
 static bool target_used(const struct cb_config *cfg, enum cb_target_kind kind)
@@ -656,6 +600,7 @@ int cmd_run(int argc, char **argv)
 	struct cb_run run = { .root = "" };
 	struct cb_run_info info = { 0 };
 	struct plan plan = { 0 };
+	struct cb_jobs jobs = { 0 };
 	struct cb_config *cfg;
 	struct cb_cell *cells;
 	size_t nr, failed = 0, skipped;
@@ -681,6 +626,16 @@ int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (cb_config_verify(cfg, "", stderr, NULL) > 0) { /* what config check says */
+		cb_config_free(cfg);
+		return 2;
+	}
+	if (cb_jobs_setup(&jobs, cfg, o.jobs ? o.jobs : 1, err, sizeof(err)) < 0) {
+		cb_log("%s: %s", cfg->path, err);
+		cb_config_free(cfg);
+		return 2;
+	}
+	info.jobs = jobs.n;
 	run.cfg = cfg;
 	run.quick = o.quick;
 	info.reps = o.reps ? o.reps : o.quick ? cfg->quick_reps : cfg->reps;
@@ -739,7 +694,7 @@ int cmd_run(int argc, char **argv)
 		       nr, plan.nr_todo, plan.nr_pending);
 	log_pending(&run, &plan, "");
 	if (plan.nr_todo) {
-		run_cells(&run, plan.todo, plan.nr_todo, &failed);
+		cb_run_todo(&run, plan.todo, plan.nr_todo, &jobs, &failed);
 		teardown_targets(&run);
 	}
 	complete = !failed && !cb_interrupted && !plan.nr_pending;
@@ -769,6 +724,7 @@ out_cfg:
 	json_object_put(plan.pending);
 	free(plan.todo);
 	free(cells);
+	cb_jobs_free(&jobs);
 	cb_config_free(cfg);
 	return rc;
 }
@@ -779,7 +735,7 @@ static const char restore_usage[] =
 	"Put back every knob a run changed and did not restore (a run killed with SIGKILL, a\n"
 	"crash): the values are in the restore journal ($COMPACTBENCH_STATE_DIR or\n"
 	"/run/compactbench/restore.journal). Also removes tracefs instances left by a killed\n"
-	"collector. A run does the same at its start.\n";
+	"collector. A run does the same at its start. Exit: 0 done, 1 a knob not put back.\n";
 
 int cmd_restore(int argc, char **argv)
 {

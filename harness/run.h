@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "journal.h"
+#include "timing.h"
 
 struct json_object;
 
@@ -23,6 +24,7 @@ struct cb_run {
 	struct cb_journal journal;
 	bool quick;
 	struct json_object *knobs;    /* the current cell's knob values as read back */
+	struct cb_timing timing;      /* the current cell's parts (timing.h) */
 	char err[2048];		      /* why the last step failed */
 };
 

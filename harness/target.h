@@ -28,6 +28,13 @@ extern const struct cb_target_ops cb_target_host;
 extern const struct cb_target_ops cb_target_qemu;
 extern const struct cb_target_ops cb_target_ssh;
 
+/*
+ * cb_qemu_accel_known - whether the qemu target knows its accelerator without booting a
+ * guest (TCG asked for, no /dev/kvm, or a remembered failed KVM probe): if not, the first
+ * guest probes KVM, and concurrent guests should wait for its answer
+ */
+bool cb_qemu_accel_known(void);
+
 /* cb_target_find - the ops of @kind, or NULL (errno ENOSYS) if not yet available */
 const struct cb_target_ops *cb_target_find(enum cb_target_kind kind);
 

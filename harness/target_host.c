@@ -9,6 +9,7 @@
  */
 #include "agent.h"
 #include "knobs.h"
+#include "meta.h"
 #include "target.h"
 #include "util.h"
 #include "wl_mm.h"
@@ -115,7 +116,8 @@ static int check_release(struct cb_run *run, const struct cb_kernel *k)
 	return -1;
 }
 
-static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+/* the cell's machine state: the journal replayed, the start state, its knobs, the window */
+static int host_setup_cell(struct cb_run *run, const struct cb_cell *cell)
 {
 	const struct cb_setting *s = cell->setting;
 	char path[PATH_MAX], err[1024];
@@ -128,6 +130,7 @@ static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 	}
 	json_object_put(run->knobs);
 	run->knobs = json_object_new_object();
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	if (run->cfg->start_state != CB_START_NONE) {
 		sync();
 		if (proc_write(run, "/proc/sys/vm/drop_caches", "3") < 0)
@@ -136,6 +139,7 @@ static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 	if (run->cfg->start_state == CB_START_DROP_COMPACT &&
 	    proc_write(run, "/proc/sys/vm/compact_memory", "1") < 0)
 		return -1;
+	cb_timing_lap(&run->timing, CB_PART_START_STATE);
 	for (size_t i = 0; i < s->nr_knobs; i++) {
 		const struct cb_knob_setting *ks = &s->knobs[i];
 
@@ -153,11 +157,39 @@ static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 		unsetenv(WL_WINDOW_ENV); /* the workloads' own default window */
 	else if (reserve_memory(run) < 0)
 		return -1;
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	if (run->cfg->cooldown_s > 0) {
 		struct timespec ts = { (time_t)run->cfg->cooldown_s,
 				       (long)((run->cfg->cooldown_s - (time_t)run->cfg->cooldown_s) * 1e9) };
 
 		nanosleep(&ts, NULL);
+		cb_timing_lap(&run->timing, CB_PART_START_STATE);
+	}
+	return 0;
+}
+
+/*
+ * a cell that failed before its agent started still says so in its meta.json (status
+ * "failed", the error, the knobs set so far), as every failed cell does (issue 22)
+ */
+static void host_cell_failed(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+{
+	struct json_object *meta;
+
+	if (cb_mkdir_p(cell_dir) < 0)
+		return;
+	meta = cb_meta_new(run, cell, "host");
+	json_object_object_add(meta, "knobs", json_object_get(run->knobs));
+	if (cb_meta_write(cell_dir, meta, "failed", run->err) < 0)
+		cb_log("%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
+	json_object_put(meta);
+}
+
+static int host_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+{
+	if (host_setup_cell(run, cell) < 0) {
+		host_cell_failed(run, cell, cell_dir);
+		return -1;
 	}
 	return cb_agent_run_cell(run, cell, cell_dir);
 }

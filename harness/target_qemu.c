@@ -10,6 +10,7 @@
  * /init said it was up), TCG is used for the rest of the run. The accel used
  * goes into meta.json ("qemu" object). No network; the console is kept as console.log.
  */
+#include "config_verify.h"
 #include "initramfs.h"
 #include "kernel_build.h"
 #include "meta.h"
@@ -52,6 +53,7 @@ static struct {
 	/* the last boot, for fetch */
 	const char *accel;
 	double boot_s; /* qemu start to the agent's start */
+	double agent_end_s; /* qemu start to the agent's exit, -1 if not seen */
 	double total_s;
 } qs;
 
@@ -63,11 +65,8 @@ static int kernel_index(const struct cb_run *run, const struct cb_kernel *k)
 /* a relative recipe is relative to the config file's directory */
 static void recipe_path(const struct cb_run *run, const struct cb_kernel *k, char *buf, size_t size)
 {
-	char *dup = strdup(run->cfg->path);
-
-	if (k->recipe[0] == '/' || !dup || cb_path(buf, size, "%s/%s", dirname(dup), k->recipe) < 0)
+	if (cb_config_recipe_path(run->cfg, k, buf, size) < 0)
 		cb_path(buf, size, "%s", k->recipe);
-	free(dup);
 }
 
 static int qemu_prepare(struct cb_run *run)
@@ -194,12 +193,12 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 {
 	const struct cb_workload *w = cell->workload;
 	uint64_t t0 = cb_now_ns(), deadline;
-	bool up = false, agent = false;
+	bool up = false, agent = false, agent_end = false;
 	int st;
 
 	deadline = t0 + (uint64_t)((probe_s > 0 ? probe_s : cell->kernel->boot_timeout_s) * 1e9);
 	while (waitpid(pid, &st, WNOHANG) == 0) {
-		struct timespec ts = { 0, 100000000 };
+		struct timespec ts = { 0, 50000000 }; /* the boot and agent times' resolution */
 
 		if (cb_interrupted) {
 			kill_guest(pid);
@@ -208,9 +207,16 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 		if (!up && (up = console_has(console, CB_INIT_UP_LINE)) && probe_s > 0)
 			deadline = t0 + (uint64_t)(cell->kernel->boot_timeout_s * 1e9);
 		if (up && !agent && (agent = console_has(console, CB_INIT_AGENT_LINE))) {
+			cb_timing_lap(&run->timing, CB_PART_BOOT);
 			qs.boot_s = (cb_now_ns() - t0) / 1e9;
 			deadline = cb_now_ns() + (uint64_t)((w->ready_timeout_s + w->timeout_s +
 							     w->settle_s + AGENT_MARGIN_S) * 1e9);
+		}
+		/* the guest's agent timed its own parts (meta.json "timing"): not the host's */
+		if (agent && !agent_end &&
+		    (agent_end = console_has(console, CB_INIT_AGENT_EXIT_LINE))) {
+			cb_timing_lap_remote(&run->timing);
+			qs.agent_end_s = (cb_now_ns() - t0) / 1e9;
 		}
 		if (cb_now_ns() > deadline) {
 			kill_guest(pid);
@@ -219,6 +225,11 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 		nanosleep(&ts, NULL);
 	}
 	qs.total_s = (cb_now_ns() - t0) / 1e9;
+	/* poweroff within one poll of the agent's end: the guest's time runs to QEMU's exit */
+	if (agent && !agent_end && console_has(console, CB_INIT_AGENT_EXIT_LINE)) {
+		cb_timing_lap_remote(&run->timing);
+		qs.agent_end_s = qs.total_s;
+	}
 	/* QEMU itself gave up under KVM before the guest ran: that is the probe's answer */
 	if (!up && probe_s > 0)
 		return BOOT_DIED_EARLY;
@@ -261,7 +272,7 @@ static int boot(struct cb_run *run, const struct cb_cell *cell, const char *cons
 		return -1;
 	}
 	qs.accel = accel;
-	qs.boot_s = -1;
+	qs.boot_s = qs.agent_end_s = -1;
 	*end = watch(run, cell, pid, console, probe_s);
 	return 0;
 }
@@ -285,17 +296,26 @@ static void kvm_memo_key(char *buf, size_t size)
 	snprintf(buf, size, "tcg host=%s\n", u.release);
 }
 
-static bool kvm_memo_says_tcg(void)
+/* whether the memo says TCG, its path in @path */
+static bool kvm_memo_tcg(char *path, size_t size)
 {
-	char path[PATH_MAX], key[128];
+	char key[128];
 	char *text;
 	bool tcg;
 
-	if (kvm_memo_path(path, sizeof(path)) < 0 || !(text = cb_read_file(path, NULL)))
+	if (kvm_memo_path(path, size) < 0 || !(text = cb_read_file(path, NULL)))
 		return false;
 	kvm_memo_key(key, sizeof(key));
 	tcg = !strncmp(text, key, strlen(key));
 	free(text);
+	return tcg;
+}
+
+static bool kvm_memo_says_tcg(void)
+{
+	char path[PATH_MAX];
+	bool tcg = kvm_memo_tcg(path, sizeof(path));
+
 	if (tcg)
 		cb_log("qemu: KVM failed its probe on this machine before (%s): TCG; "
 		       "COMPACTBENCH_QEMU_ACCEL=kvm probes again", path);
@@ -335,6 +355,17 @@ static bool want_kvm(void)
 	if (memo < 0)
 		memo = kvm_memo_says_tcg();
 	return !memo;
+}
+
+/* as want_kvm, but reading the memo afresh and leaving want_kvm's own memo alone */
+bool cb_qemu_accel_known(void)
+{
+	const char *env = getenv("COMPACTBENCH_QEMU_ACCEL");
+	char path[PATH_MAX];
+
+	if ((env && !strcmp(env, "tcg")) || qs.kvm_failed || access("/dev/kvm", R_OK | W_OK) < 0)
+		return true;
+	return !(env && !strcmp(env, "kvm")) && kvm_memo_tcg(path, sizeof(path));
 }
 
 static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
@@ -403,6 +434,8 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 	json_object_object_add(q, "memory_mib", json_object_new_int64(guest_mib(cell->kernel)));
 	json_object_object_add(q, "cpus", json_object_new_int64(cell->kernel->cpus));
 	json_object_object_add(q, "agent_start_s", json_object_new_double(qs.boot_s));
+	json_object_object_add(q, "agent_end_s", qs.agent_end_s < 0 ? NULL :
+			       json_object_new_double(qs.agent_end_s));
 	json_object_object_add(q, "guest_s", json_object_new_double(qs.total_s));
 	json_object_object_add(meta, "qemu", q);
 	json_object_object_add(meta, "target", json_object_new_string("qemu"));

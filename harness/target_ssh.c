@@ -471,10 +471,13 @@ static int ssh_run_cell(struct cb_run *run, const struct cb_cell *cell, const ch
 	cmd = shell_cmd("R=%q; S=%q; " REMOTE_ENV
 			"exec \"$R/bin/compactbench\" agent %s \"$R/run/config.ini\" %q \"$R/run\"",
 			k->remote_dir, state_dir(k), run->quick ? "--quick" : "", cell->id);
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	t0 = cb_now_ns();
 	/* -tt: the agent leads the session of a pty, so a dead session is a SIGHUP to it */
 	rc = cb_ssh_run(&ss.ssh[i], cmd, true, limit, &io);
 	ss.cell_s = (cb_now_ns() - t0) / 1e9;
+	/* the remote agent's parts come from its meta.json; ssh's own time stays unaccounted */
+	cb_timing_lap_remote(&run->timing);
 	free(cmd);
 	close(fd);
 	ss.agent_exit = rc;
@@ -483,7 +486,9 @@ static int ssh_run_cell(struct cb_run *run, const struct cb_cell *cell, const ch
 		return -1;
 	}
 	/* the agent ran: complete or failed, its cell directory says which and why */
-	if (get_cell(run, cell) < 0 || annotate(run, cell, cell_dir, status, sizeof(status)) < 0)
+	rc = get_cell(run, cell) < 0 || annotate(run, cell, cell_dir, status, sizeof(status)) < 0;
+	cb_timing_lap(&run->timing, CB_PART_FETCH);
+	if (rc)
 		return -1;
 	return strcmp(status, "complete") ? -1 : 0;
 }

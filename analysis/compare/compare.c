@@ -437,7 +437,50 @@ static const char usage[] =
 	"  --all              every metric, not only the key ones\n"
 	"  --format F         text (default, 80 columns), markdown (or md) or json\n"
 	"  --confidence C     0.95 by default\n"
-	"  --kernels B,C      compare kernel C against kernel B within the one run DIR\n";
+	"  --kernels B,C      compare kernel C against kernel B within the one run DIR\n"
+	"\n"
+	"exit status: 0 compared (or the other side is only pending), 2 bad input: usage, a\n"
+	"run that cannot be read, nothing to compare (the message says what would compare).\n";
+
+/* the names @n of @names as "a, b, c" into @buf */
+static const char *name_list(char (*names)[64], size_t n, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && o < len; i++)
+		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : "", names[i]);
+	return buf;
+}
+
+/*
+ * nothing to compare between @ra and @rb (the same run for one DIR; @sides for --kernels):
+ * say why and what would compare something. Returns true when that is bad input (exit 2),
+ * false when the cells are only pending (a kernel not booted yet: listed below)
+ */
+static bool no_pairs(const struct cb_run_data *ra, const struct cb_run_data *rb,
+		     const struct cb_side *sides)
+{
+	char ks[512], ss[512];
+
+	if (ra->npending || rb->npending)
+		return false;
+	name_list(ra->kernels, ra->nkernels, ks, sizeof(ks));
+	name_list(ra->settings, ra->nsettings, ss, sizeof(ss));
+	if (sides)
+		fprintf(stderr, "compactbench compare: %s: kernels %s and %s share no complete "
+				"(setting, workload) to compare (kernels: %s; settings: %s)\n", ra->dir,
+			sides[0].kernel, sides[1].kernel, ks, ss);
+	else if (ra == rb)
+		fprintf(stderr, "compactbench compare: %s: nothing to compare: no (kernel, "
+				"workload) ran under two settings (settings: %s); `compare %s --kernels "
+				"A,B` sets one kernel against another (kernels: %s)\n", ra->dir, ss,
+			ra->dir, ks);
+	else
+		fprintf(stderr, "compactbench compare: %s and %s share no (setting, workload) "
+				"to compare\n", ra->dir, rb->dir);
+	return true;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -528,13 +571,8 @@ int cmd_compare(int argc, char **argv)
 		if (ra != rb && !cb_runs_same_config(ra, rb, why, sizeof(why)))
 			fprintf(stderr, "compactbench compare: %s and %s: %s: compared anyway, but "
 					"`gate` gives no verdict on them\n", ra->dir, rb->dir, why);
-		if (!np && kernels)
-			fprintf(stderr, "compactbench compare: %s: kernels %s and %s share no complete "
-					"(setting, workload) to compare\n", ra->dir, sides[0].kernel,
-				sides[1].kernel);
-		else if (!np)
-			fprintf(stderr, "compactbench compare: %s and %s share no (setting, workload) "
-					"to compare\n", ra->dir, rb->dir);
+		if (!np && no_pairs(ra, rb, kernels ? sides : NULL))
+			rc = 2;
 		for (size_t i = 0; i < np; i++)
 			print_pair(stdout, &v, all, ra, rb, base[i], cand[i]);
 	}

@@ -39,7 +39,9 @@ static const char usage[] =
 	"                         [--min-reps 4] [--allow-lost] [--junit FILE]\n"
 	"                         [--summary-md FILE]\n"
 	"\n"
-	"Exit 0 pass, 1 regression, 2 bad input, 3 inconclusive. One line per metric and\n"
+	"Exit 0 pass, 1 regression, 2 bad input, 3 inconclusive. --max-regress and --max-mde\n"
+	"are percentages: 10% and a bare 10 are both ten percent (0.1 is a tenth of one).\n"
+	"One line per metric and\n"
 	"(setting, workload) says why. A metric regresses when the candidate is worse by more\n"
 	"than --max-regress and the change is significant at --confidence. A change that is\n"
 	"not significant passes when the repetitions could have detected a change of --max-mde\n"
@@ -281,16 +283,22 @@ static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const 
 	long n;
 
 	cb_fmt_mde(x, sizeof(x), j, unit);
+	if (j->mde <= allowed && j->mde == 0) {	/* no spread: cb_fmt_mde says "any" */
+		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: %s: no detectable change "
+			     "(p = %.3f); no spread, so any change would have shown", who, name,
+			     numbers, j->p);
+		return GATE_PASS;
+	}
 	if (j->mde <= allowed) {
 		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: %s: no detectable change "
 			     "(p = %.3f); could have seen a change of %s or more, within --max-mde "
-			     "%.0f%%", who, name, numbers, j->p, x, o->max_mde * 100);
+			     "%g%%", who, name, numbers, j->p, x, o->max_mde * 100);
 		return GATE_PASS;
 	}
 	n = allowed > 0 ? cb_stats_reps_for(allowed, j->sd, 1 - o->conf, CB_VERDICT_POWER,
 					    CB_VERDICT_MAX_REPS) : -1;
 	if (n > 0)
-		snprintf(need, sizeof(need), "; about %ld reps a side would see %.0f%%", n,
+		snprintf(need, sizeof(need), "; about %ld reps a side would see %g%%", n,
 			 o->max_mde * 100);
 	/* no MDE at all: with so few reps no rank order reaches the significance level */
 	if (isinf(j->mde))
@@ -300,7 +308,7 @@ static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const 
 	else
 		cb_gate_note(log, GATE_INCONCLUSIVE, who, name, "inconclusive: %s %s: %s: not "
 			     "significant (p = %.3f), but these reps could only have seen a change of "
-			     "%s or more, not --max-mde %.0f%%%s", who, name, numbers, j->p, x,
+			     "%s or more, not --max-mde %g%%%s", who, name, numbers, j->p, x,
 			     o->max_mde * 100, need);
 	return GATE_INCONCLUSIVE;
 }
@@ -343,7 +351,7 @@ static int gate_metric(const struct gate_opts *o, struct cb_gate_log *log,
 	rel = j.ma != 0 ? fabs(j.mb - j.ma) / fabs(j.ma) : (j.mb != j.ma ? INFINITY : 0);
 	if (j.significant && j.worse && rel > o->max_regress) {
 		rc = GATE_REGRESSION;
-		cb_gate_note(log, rc, who, name, "REGRESSION: %s %s: %s, over the allowed %.0f%%; "
+		cb_gate_note(log, rc, who, name, "REGRESSION: %s %s: %s, over the allowed %g%%; "
 			     "p = %.3f, CI of the difference [%.4g, %.4g] %s", who, name, numbers,
 			     o->max_regress * 100, j.p, j.diff.lo, j.diff.hi, unit);
 	} else if (j.significant) {

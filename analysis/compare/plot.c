@@ -133,7 +133,9 @@ static const char usage[] =
 	"the cells recorded waves); a timeline of the median cell of each group. Each as PNG\n"
 	"and SVG, with its numbers in CHART.dat. Adds a Charts section to the first DIR's\n"
 	"report.md and writes its report.html: verdict, tables, table of contents, charts\n"
-	"(inline SVG).\n";
+	"(inline SVG).\n"
+	"\n"
+	"Exit: 0 drawn, 1 the charts or the report could not be written or drawn, 2 bad input.\n";
 
 int cmd_plot(int argc, char **argv)
 {

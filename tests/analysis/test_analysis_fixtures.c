@@ -432,7 +432,8 @@ static void verdicts(void)
 	put(run, "run.json",
 	    "{ \"cells\": [" CELL("host.a.wl.r1", "a", 1, 0) "," CELL("host.a.wl.r2", "a", 2, 1) ","
 	    CELL("host.b.wl.r1", "b", 1, 2) "," CELLW("host.a.q.r1", "a", "q", 1, 3) ","
-	    CELLW("host.b.q.r1", "b", "q", 1, 4) "] }\n");
+	    CELLW("host.b.q.r1", "b", "q", 1, 4) "," CELLW("host.a.t.r1", "a", "t", 1, 5) ","
+	    CELLW("host.b.t.r1", "b", "t", 1, 6) "] }\n");
 	make_cell(run, "host.a.wl.r1", "a", 1, "complete", stems[1], traces[1], 0);
 	make_cell(run, "host.a.wl.r2", "a", 2, "complete", stems[1], traces[1], 0);
 	make_cell(run, "host.b.wl.r1", "b", 1, "complete", stems[1], traces[1], 0);
@@ -440,6 +441,9 @@ static void verdicts(void)
 		  0);
 	make_cell(run, "host.b.q.r1", "b", 1, "complete", "analysis-quiet", "analysis-quiet.v7.dat",
 		  0);
+	/* THP faults (vmstat: 2048 served) without a stall in the trace: free blocks served them */
+	make_cell(run, "host.a.t.r1", "a", 1, "complete", stems[1], "analysis-quiet.v7.dat", 0);
+	make_cell(run, "host.b.t.r1", "b", 1, "complete", stems[1], "analysis-quiet.v7.dat", 0);
 	out = run_report(run, 0, &md);
 	printf("%s", out);
 	/* 2 and 1 reps: no test can judge that, and the verdict says what it would take */
@@ -449,8 +453,12 @@ static void verdicts(void)
 				    "to reach p < 0.05"));
 	assert_non_null(strstr(out, "  cannot judge stalls that did compaction work: "));
 	assert_null(strstr(out, "fewer"));
+	/* idle: no THP fault and no failed order>0 allocation in the quiet fixture's vmstat */
 	assert_non_null(strstr(out, "verdict: q: no direct compaction in any setting: the verdict "
-				    "is empty — the workload did not fragment memory enough"));
+				    "is empty — there was no high-order demand to serve"));
+	assert_non_null(strstr(out, "verdict: t: no direct compaction in any setting: the verdict "
+				    "is empty — the THP faults found free huge pages"));
+	assert_null(strstr(out, "did not fragment memory enough"));
 	free(out);
 	free(md);
 	assert_int_equal(cb_rm_rf(run), 0);

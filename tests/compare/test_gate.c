@@ -86,6 +86,8 @@ static int gate(const char *a, const char *b, const char *extra)
 	return rc;
 }
 
+static int gate_out(char **argv, char **out);
+
 static const struct spec base = { .reps = 5, .p99 = 2e6, .total = 3e8, .noise = 0.02 };
 
 static void test_aa_passes(void **state)
@@ -112,6 +114,25 @@ static void test_regression_fails(void **state)
 	assert_int_equal(gate(a, b, "--max-regress=50%"), 0);
 	/* and a 30% improvement is no regression */
 	assert_int_equal(gate(b, a, NULL), 0);
+}
+
+/* a bare number is percent, and the line says it as given: 0.1%, not "0%" (issue 22) */
+static void test_threshold_as_given(void **state)
+{
+	struct spec worse = base;
+	const char *a = make_run("a", &base), *b;
+	char *out;
+
+	worse.p99 *= 1.3;
+	b = make_run("b", &worse);
+	assert_int_equal(gate_out((char *[]){ "gate", "--baseline", (char *)a, "--candidate",
+					      (char *)b, "--max-regress", "0.1", NULL }, &out), 1);
+	assert_non_null(strstr(out, "over the allowed 0.1%;"));
+	free(out);
+	assert_int_equal(gate_out((char *[]){ "gate", "--baseline", (char *)a, "--candidate",
+					      (char *)b, "--max-regress", "12.5", NULL }, &out), 1);
+	assert_non_null(strstr(out, "over the allowed 12.5%;"));
+	free(out);
 }
 
 static void test_inconclusive(void **state)
@@ -405,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_false_alarm_rate), cmocka_unit_test(test_underpowered),
 		cmocka_unit_test(test_no_value_both_sides), cmocka_unit_test(test_stalls_appeared),
 		cmocka_unit_test(test_junit), cmocka_unit_test(test_default_matrix_aa_decides),
+		/* last: it draws from the seeded generator the tests above depend on */
+		cmocka_unit_test(test_threshold_as_given),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "runfix.h"
 #include "util.h"
 
 static char tmp[] = "/tmp/cb-test-kernels-XXXXXX";
@@ -37,78 +38,35 @@ static char tmp[] = "/tmp/cb-test-kernels-XXXXXX";
 static const char *make_run(const char *name, bool b_pending)
 {
 	static char d[700];
-	static const char *const kernels[] = { "A", "B" }, *const settings[] = { "s", "s2" };
-	char path[900], text[1024], id[64];
-	FILE *f;
-	int n = 0;
+	static const char *const kernels[] = { "A", "B", NULL }, *const settings[] = { "s", "s2",
+										    NULL };
+	static const char *const workloads[] = { "w", NULL };
+	struct runfix_cell cells[2 * 2 * REPS];
+	struct runfix rf = { .head = b_pending ? "\"complete\":false,\"pending\":[{\"kernel\":"
+				     "\"B\",\"release\":\"6.1.0-b\",\"booted\":\"6.1.0-a\","
+				     "\"cells\":10}]" : "\"complete\":true,\"pending\":[]" };
+	size_t n = runfix_grid(cells, 2 * 2 * REPS, kernels, settings, workloads, REPS);
 
-	snprintf(d, sizeof(d), "%s/%s", tmp, name);
-	cb_rm_rf(d);
-	assert_int_equal(cb_mkdir_p(d), 0);
-	snprintf(path, sizeof(path), "%s/run.json", d);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fprintf(f, "{\"schema\":1,\"config_sha256\":\"same\",\"complete\":%s,\"pending\":[%s],"
-		   "\"cells\":[", b_pending ? "false" : "true", b_pending ?
-		"{\"kernel\":\"B\",\"release\":\"6.1.0-b\",\"booted\":\"6.1.0-a\",\"cells\":10}" : "");
-	for (int k = 0; k < 2; k++) {
-		for (int s = 0; s < 2; s++) {
-			for (int r = 1; r <= REPS; r++) {
-				snprintf(id, sizeof(id), "%s.%s.w.r%d", kernels[k], settings[s], r);
-				fprintf(f, "%s{\"id\":\"%s\",\"kernel\":\"%s\",\"setting\":\"%s\","
-					   "\"workload\":\"w\",\"rep\":%d}", n++ ? "," : "", id,
-					kernels[k], settings[s], r);
-				if (k == 1 && b_pending)
-					continue; /* no directory: never ran */
-				snprintf(path, sizeof(path), "%s/%s", d, id);
-				assert_int_equal(cb_mkdir_p(path), 0);
-				snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,"
-					 "\"metrics\":{\"dc_stall_p99_ns\":%d,\"dc_stall_total_ns\":1000,"
-					 "\"dc_stalls\":10}}\n", (k == 1 && s == 0 ? 200 : 100) +
-					 10 * (r - 1));
-				snprintf(path, sizeof(path), "%s/%s/summary.json", d, id);
-				assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
-			}
-		}
+	for (size_t i = 0; i < n; i++) {
+		bool b = !strcmp(cells[i].kernel, "B");
+
+		cells[i].no_dir = b && b_pending; /* never ran */
+		snprintf(cells[i].metrics, sizeof(cells[i].metrics), "\"dc_stall_p99_ns\":%d,"
+			 "\"dc_stall_total_ns\":1000,\"dc_stalls\":10",
+			 (b && !strcmp(cells[i].setting, "s") ? 200 : 100) + 10 * (cells[i].rep - 1));
 	}
-	fprintf(f, "]}\n");
-	fclose(f);
+	snprintf(d, sizeof(d), "%s/%s", tmp, name);
+	assert_int_equal(runfix_write(d, &rf, cells, n), 0);
 	return d;
 }
 
 /* run @fn(argc, argv) with stdout and stderr into strings; returns the exit code */
 static int capture(int (*fn)(int, char **), char **argv, char **out, char **err)
 {
-	char po[900], pe[900];
-	int so, se, fo, fe, argc = 0, rc;
+	int rc = runfix_capture(fn, argv, tmp, out, err);
 
-	while (argv[argc])
-		argc++;
-	snprintf(po, sizeof(po), "%s/out", tmp);
-	snprintf(pe, sizeof(pe), "%s/err", tmp);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	fo = open(po, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	fe = open(pe, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(so >= 0 && se >= 0 && fo >= 0 && fe >= 0);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	rc = fn(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	close(fo);
-	close(fe);
-	*out = cb_read_file(po, NULL);
-	*err = cb_read_file(pe, NULL);
 	assert_non_null(*out);
 	assert_non_null(*err);
-	printf("%s%s", *out, *err);
 	return rc;
 }
 
@@ -382,6 +340,62 @@ static int teardown(void **state)
 	return cb_rm_rf(tmp);
 }
 
+/*
+ * nothing to compare is bad input (2) with what would compare something (issue 22): kernels
+ * that share no (setting, workload), and one run of one setting per kernel, whose hint is
+ * --kernels; not when the other side is only pending (a kernel not booted yet: exit 0)
+ */
+static void test_nothing_to_compare(void **state)
+{
+	static const char *const k[] = { "host", "linux61", NULL }, *const s[] = { "s", "s2", NULL };
+	static const char *const w[] = { "w", NULL };
+	struct runfix_cell cells[4 * REPS];
+	struct runfix rf = { 0 };
+	size_t n = runfix_grid(cells, 4 * REPS, k, s, w, REPS), m = 0;
+	char d[700], *out, *err;
+
+	/* host: s and s2; linux61: t only, so the two kernels share no setting */
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(cells[i].kernel, "linux61") && !strcmp(cells[i].setting, "s2"))
+			continue;
+		cells[m] = cells[i];
+		if (!strcmp(cells[m].kernel, "linux61"))
+			cells[m].setting = "t";
+		snprintf(cells[m++].metrics, sizeof(cells[0].metrics), "\"dc_stall_p99_ns\":100");
+	}
+	snprintf(d, sizeof(d), "%s/disjoint", tmp);
+	assert_int_equal(runfix_write(d, &rf, cells, m), 0);
+	assert_int_equal(capture(cmd_compare, (char *[]){ "compare", d, "--kernels", "host,linux61",
+							   NULL }, &out, &err), 2);
+	assert_non_null(strstr(err, "kernels host and linux61 share no complete (setting, "
+				    "workload) to compare (kernels: host, linux61; settings: s, s2, t)"));
+	free(out);
+	free(err);
+	/* one setting per kernel: compare DIR has nothing to set against, --kernels would */
+	n = runfix_grid(cells, 4 * REPS, k, (const char *const[]){ "s", NULL }, w, REPS);
+	for (size_t i = 0; i < n; i++)
+		snprintf(cells[i].metrics, sizeof(cells[i].metrics), "\"dc_stall_p99_ns\":100");
+	snprintf(d, sizeof(d), "%s/one-setting", tmp);
+	assert_int_equal(runfix_write(d, &rf, cells, n), 0);
+	assert_int_equal(capture(cmd_compare, (char *[]){ "compare", d, NULL }, &out, &err), 2);
+	assert_non_null(strstr(err, "nothing to compare: no (kernel, workload) ran under two "
+				    "settings (settings: s); `compare"));
+	assert_non_null(strstr(err, "--kernels A,B` sets one kernel against another (kernels: "
+				    "host, linux61)"));
+	free(out);
+	free(err);
+	assert_int_equal(capture(cmd_compare, (char *[]){ "compare", d, "--kernels", "host,linux61",
+							   NULL }, &out, &err), 0);
+	free(out);
+	free(err);
+	/* pending is not bad input: listed, exit 0 */
+	assert_int_equal(capture(cmd_compare, (char *[]){ "compare", (char *)make_run("pend", true),
+							   "--kernels", "A,B", NULL }, &out, &err), 0);
+	assert_non_null(strstr(out, "pending"));
+	free(out);
+	free(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_gate_kernels),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_pending),
+		cmocka_unit_test(test_nothing_to_compare),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -128,6 +128,9 @@ static void test_bad_command_line(void **state)
 	expect((char *[]){ "gate", "--baseline", "x", NULL }, 2, "usage: compactbench gate");
 	expect((char *[]){ "plot", NULL }, 2, "usage: compactbench plot");
 	expect((char *[]){ "kernel", NULL }, 2, "usage: compactbench kernel build");
+	/* a recipe that does not load is bad input, not a failed build (issue 22) */
+	expect((char *[]){ "kernel", "build", "/nonexistent/recipe.ini", NULL }, 2,
+	       "/nonexistent/recipe.ini: cannot read");
 	expect((char *[]){ "agent", "x.ini", NULL }, 2, "usage: compactbench agent");
 	/* a malformed event is a bad command line (2), not a failed recording (125) */
 	expect((char *[]){ "record", "-e", "compaction", "--", "true", NULL }, 2,

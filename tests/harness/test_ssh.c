@@ -235,6 +235,18 @@ static void test_smoke_cell(void **state)
 		if (stat(p, &st) < 0 || st.st_size == 0)
 			fail_msg("%s: missing or empty", p);
 	}
+	/*
+	 * the breakdown: the remote agent's own parts (its meta.json came back) in place of
+	 * the ssh session's time; what ssh itself took is the unaccounted rest, never negative
+	 */
+	snprintf(p, sizeof(p), "%s/lab.s.tiny.r1/meta.json", out);
+	assert_string_not_equal(itest_json(p, "timing.remote_agent_s", v, sizeof(v)), "null");
+	print_message("ssh cell: remote agent %s s, ", v);
+	assert_true(strtod(itest_json(p, "timing.parts.demand", v, sizeof(v)), NULL) > 0);
+	assert_true(strtod(itest_json(p, "timing.parts.setup", v, sizeof(v)), NULL) > 0);
+	print_message("unaccounted %s s ", itest_json(p, "timing.unaccounted_s", v, sizeof(v)));
+	print_message("of %s s\n", itest_json(p, "timing.wall_s", v + 32, sizeof(v) - 32));
+	assert_true(strtod(v, NULL) > -0.01 * strtod(v + 32, NULL));
 	snprintf(p, sizeof(p), "%s/run.json", out);
 	assert_string_equal(itest_json(p, "complete", v, sizeof(v)), "true");
 	/* the remote copy of the cell is gone, and so is the journal */

@@ -6,6 +6,8 @@
 #ifndef CB_QEMU_COMMON_H
 #define CB_QEMU_COMMON_H
 
+#include <dirent.h>
+
 #include "qtest.h"
 
 /* exit 77 (skipped) when the qemu target cannot work here */
@@ -24,6 +26,28 @@ static inline void qemu_require(void)
 		fprintf(stderr, "skipped: not root\n");
 		exit(77);
 	}
+}
+
+/* processes whose command line mentions @what (our QEMU shares the run directory) */
+static inline int qemu_processes_with(const char *what)
+{
+	struct dirent *d;
+	DIR *proc = opendir("/proc");
+	int n = 0;
+
+	while (proc && (d = readdir(proc))) {
+		char path[300], *cmd;
+		size_t len;
+
+		snprintf(path, sizeof(path), "/proc/%s/cmdline", d->d_name);
+		cmd = cb_read_file(path, &len);
+		if (cmd && memmem(cmd, len, what, strlen(what)))
+			n++;
+		free(cmd);
+	}
+	if (proc)
+		closedir(proc);
+	return n;
 }
 
 /* @dir/NAME.ini: [kernel k61] on the qemu target with @kernel_keys, then @rest */

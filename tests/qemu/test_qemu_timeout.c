@@ -9,33 +9,9 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include <dirent.h>
-
 #include "qemu_common.h"
 
 static char dir[] = "/tmp/cb-test-qemu-timeout-XXXXXX";
-
-/* processes whose command line mentions @what (our QEMU shares the run directory) */
-static int processes_with(const char *what)
-{
-	struct dirent *d;
-	DIR *proc = opendir("/proc");
-	int n = 0;
-
-	while (proc && (d = readdir(proc))) {
-		char path[300], *cmd;
-		size_t len;
-
-		snprintf(path, sizeof(path), "/proc/%s/cmdline", d->d_name);
-		cmd = cb_read_file(path, &len);
-		if (cmd && memmem(cmd, len, what, strlen(what)))
-			n++;
-		free(cmd);
-	}
-	if (proc)
-		closedir(proc);
-	return n;
-}
 
 static void test_killed_at_boot_timeout(void **state)
 {
@@ -63,7 +39,7 @@ static void test_killed_at_boot_timeout(void **state)
 	assert_non_null(strstr(text, "Run /bin/busybox as init process"));
 	snprintf(console, sizeof(console), "%s/k61.none.idle.r1/console.log", out);
 	assert_int_equal(access(console, R_OK), 0);
-	assert_int_equal(processes_with(out), 0);
+	assert_int_equal(qemu_processes_with(out), 0);
 	free(text);
 }
 

@@ -158,7 +158,8 @@ static void test_bad_key(void **state)
 {
 	char *log;
 
-	assert_int_equal(build("key.ini", "[kernel]\nname = fake\nsourze = tree\n", &log), 1);
+	/* a recipe that does not load is bad input (2), not a failed build (1): issue 22 */
+	assert_int_equal(build("key.ini", "[kernel]\nname = fake\nsourze = tree\n", &log), 2);
 	assert_non_null(strstr(log, "key.ini:3: key 'sourze'"));
 	free(log);
 }

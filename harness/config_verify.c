@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * config_verify.c - what `config check` and `run` can check of a parsed config before any
+ * cell runs, beyond its syntax (issue 22): a qemu kernel has a recipe, and the recipe loads
+ * (its source, patches and fragments are readable); a knob a setting sets on a host kernel
+ * that is the booted one has its file on this kernel. What cannot be known before a kernel
+ * runs (a qemu kernel's knobs: its /proc and /sys exist only once it has booted; an ssh
+ * kernel's: the lab machine is not reached before the run) is said as a note.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "config_verify.h"
+#include "kernel_build.h"
+#include "run.h"
+#include "util.h"
+
+int cb_config_recipe_path(const struct cb_config *cfg, const struct cb_kernel *k, char *buf,
+			  size_t size)
+{
+	char *dup;
+	int rc;
+
+	if (!k->recipe) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (k->recipe[0] == '/')
+		return cb_path(buf, size, "%s", k->recipe);
+	dup = strdup(cfg->path);
+	if (!dup)
+		return -1;
+	rc = cb_path(buf, size, "%s/%s", dirname(dup), k->recipe);
+	free(dup);
+	return rc;
+}
+
+/* cb_kernel_booted is declared in run.h (run.c plans its cells with it) */
+bool cb_kernel_booted(const struct cb_kernel *k, char *booted, size_t size)
+{
+	struct utsname u;
+	char both[sizeof(u.release) + sizeof(u.version) + 2];
+
+	if (uname(&u) < 0) {
+		snprintf(booted, size, "(uname: %s)", strerror(errno));
+		return k->target != CB_TARGET_HOST || !k->release;
+	}
+	snprintf(both, sizeof(both), "%s %s", u.release, u.version);
+	snprintf(booted, size, "%s", strchr(k->release ? k->release : "", ' ') ? both : u.release);
+	if (k->target != CB_TARGET_HOST || !k->release)
+		return true;
+	return !strcmp(k->release, booted);
+}
+
+/* "FILE:LINE: " or, for a section the file does not have (line 0), "FILE: " */
+static void where(FILE *out, const struct cb_config *cfg, int line)
+{
+	if (line > 0)
+		fprintf(out, "compactbench: %s:%d: ", cfg->path, line);
+	else
+		fprintf(out, "compactbench: %s: ", cfg->path);
+}
+
+/* a qemu kernel: a recipe that loads */
+static int verify_qemu(const struct cb_config *cfg, const struct cb_kernel *k, FILE *out)
+{
+	char path[4096], err[2048];
+	struct cb_recipe *r;
+
+	if (!k->recipe) {
+		where(out, cfg, k->line);
+		if (k->line > 0)
+			fprintf(out, "[kernel %s]: the qemu target needs a recipe (e.g. recipe = "
+				"kernels/linux-6.1.ini)\n", k->name);
+		else
+			fprintf(out, "no [kernel] section, so the qemu target has no kernel to boot: "
+				"add a [kernel NAME] section with recipe = kernels/linux-6.1.ini "
+				"(configs/README.md)\n");
+		return 1;
+	}
+	if (cb_config_recipe_path(cfg, k, path, sizeof(path)) < 0) {
+		where(out, cfg, k->recipe_line);
+		fprintf(out, "[kernel %s] key 'recipe': '%s': path too long\n", k->name, k->recipe);
+		return 1;
+	}
+	r = cb_recipe_load(path, err, sizeof(err));
+	if (!r) {
+		where(out, cfg, k->recipe_line);
+		fprintf(out, "[kernel %s] key 'recipe': %s\n", k->name, err);
+		return 1;
+	}
+	cb_recipe_free(r);
+	return 0;
+}
+
+/* the knobs of every setting that runs on host kernel @k (the booted one), under @root */
+static int verify_host_knobs(const struct cb_config *cfg, const struct cb_kernel *k,
+			     const char *root, FILE *out)
+{
+	char path[4096];
+	int bad = 0;
+
+	for (size_t i = 0; i < cfg->nr_settings; i++) {
+		const struct cb_setting *s = &cfg->settings[i];
+
+		if (!cb_setting_on_kernel(s, k))
+			continue;
+		for (size_t j = 0; j < s->nr_knobs; j++) {
+			const struct cb_knob_setting *ks = &s->knobs[j];
+
+			if (cb_knob_path(ks->knob, ks->arg, root, path, sizeof(path)) < 0 ||
+			    access(path, F_OK) == 0)
+				continue;
+			where(out, cfg, ks->line);
+			fprintf(out, "[setting %s] key '%s' (= %s): %s does not exist on the booted "
+				"kernel, where [kernel %s] runs it: the kernel lacks the knob (a "
+				"setting for other kernels only: `kernels = NAME`)\n", s->name,
+				ks->key, ks->value, path, k->name);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+int cb_config_verify(const struct cb_config *cfg, const char *root, FILE *out, FILE *notes)
+{
+	char booted[512];
+	int bad = 0;
+
+	for (size_t i = 0; i < cfg->nr_kernels; i++) {
+		const struct cb_kernel *k = &cfg->kernels[i];
+
+		switch (k->target) {
+		case CB_TARGET_QEMU:
+			bad += verify_qemu(cfg, k, out);
+			if (notes)
+				fprintf(notes, "note: [kernel %s]: its knobs are checked in the guest "
+					"(its /proc and /sys exist once it boots)\n", k->name);
+			break;
+		case CB_TARGET_HOST:
+			if (cb_kernel_booted(k, booted, sizeof(booted)))
+				bad += verify_host_knobs(cfg, k, root, out);
+			else if (notes)
+				fprintf(notes, "note: [kernel %s]: its knobs are checked when it is "
+					"booted (wants '%s', booted is '%s')\n", k->name, k->release,
+					booted);
+			break;
+		default:
+			if (notes)
+				fprintf(notes, "note: [kernel %s]: its knobs are checked on the lab "
+					"machine when the run reaches it\n", k->name);
+			break;
+		}
+	}
+	return bad;
+}

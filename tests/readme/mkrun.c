@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mkrun - the synthetic run directories the README's examples run on (test_readme.py),
+ * made with tests/compare/runfix: every cell has a summary.json of known values, so compare
+ * and gate have a spread to judge, and the cells of the shards and the A/B (the runs the
+ * README analyzes) also a real trace (the analysis-thp-compact fixture, with its vmstat
+ * files and a meta.json of status complete), so `analyze` can summarize them again.
+ *
+ *   mkrun FIXTURES DIR default [I/N]  the shape of configs/default.ini: linux61 with none,
+ *                                     proactive-20 and wmark, linux61-demand with none and
+ *                                     demand, workload thp-frag, 12 reps, run order
+ *                                     repetition by repetition; with I/N only shard I of N
+ *   mkrun FIXTURES DIR ab [pending]   the README's A/B: kernels base and patched, settings
+ *                                     none and proactive-20, 12 reps; with pending, patched
+ *                                     is not booted yet (listed, never ran)
+ *
+ * The values: dc_stall_p99_ns of repetition r of group g is 8 ms times the (r + 5g)-th of
+ * twelve fixed factors (0.7 ... 1.4): every group draws the same twelve values in another
+ * order (an A/A: nothing significant), their spread lets 12 reps see a doubling but not 10%.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runfix.h"
+#include "util.h"
+
+#define REPS 12
+#define MAX_CELLS 128
+
+static const double factor[REPS] = { 0.7, 0.8, 0.85, 0.9, 0.95, 1.0, 1.0, 1.05, 1.1, 1.2, 1.3,
+				     1.4 };
+
+static void values(struct runfix_cell *c, int group, bool trace)
+{
+	double f = factor[(c->rep - 1 + 5 * group) % REPS];
+
+	snprintf(c->metrics, sizeof(c->metrics), "\"dc_stall_p99_ns\":%.0f,\"dc_stall_total_ns\":%.0f,"
+		 "\"dc_stalls\":%.0f,\"dc_stalls_worked\":%.0f,\"wl_thp_success_rate\":0.5",
+		 8e6 * f, 2e8 * f, 150 * f, 100 * f);
+	c->trace = trace ? "analysis-thp-compact" : NULL;
+}
+
+/* configs/default.ini's groups, repetition by repetition; shard @si of @sn (0: all) */
+static size_t default_cells(struct runfix_cell *cells, int si, int sn)
+{
+	static const char *const groups[][2] = {
+		{ "linux61", "none" }, { "linux61", "proactive-20" }, { "linux61", "wmark" },
+		{ "linux61-demand", "none" }, { "linux61-demand", "demand" },
+	};
+	size_t n = 0;
+	int index = 0;
+
+	for (int r = 1; r <= REPS; r++) {
+		for (int g = 0; g < 5; g++, index++) {
+			if (sn && index % sn != si - 1)
+				continue;
+			cells[n] = (struct runfix_cell){ .kernel = groups[g][0], .setting = groups[g][1],
+							 .workload = "thp-frag", .rep = r,
+							 .index = index };
+			values(&cells[n++], g, sn > 0);
+		}
+	}
+	return n;
+}
+
+static size_t ab_cells(struct runfix_cell *cells, bool pending)
+{
+	static const char *const k[] = { "base", "patched", NULL };
+	static const char *const s[] = { "none", "proactive-20", NULL }, *const w[] = { "thp-frag",
+											  NULL };
+	size_t n = runfix_grid(cells, MAX_CELLS, k, s, w, REPS);
+
+	for (size_t i = 0; i < n; i++) {
+		values(&cells[i], (int)(i / REPS), true);
+		cells[i].no_dir = pending && !strcmp(cells[i].kernel, "patched");
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	struct runfix_cell cells[MAX_CELLS];
+	struct runfix rf = { .sha = "readme", .config = "; a synthetic run (tests/readme/mkrun)\n" };
+	char head[512];
+	size_t n;
+	int si = 0, sn = 0;
+
+	if (argc < 4 || argc > 5) {
+		fprintf(stderr, "usage: mkrun FIXTURES DIR default [I/N] | ab [pending]\n");
+		return 2;
+	}
+	rf.fixtures = argv[1];
+	if (!strcmp(argv[3], "default")) {
+		if (argc == 5 && (sscanf(argv[4], "%d/%d", &si, &sn) != 2 || si < 1 || si > sn))
+			return 2;
+		n = default_cells(cells, si, sn);
+		if (sn)
+			snprintf(head, sizeof(head), "\"reps\":%d,\"quick\":false,\"total_cells\":%d,"
+				 "\"complete\":true,\"shard\":{\"index\":%d,\"count\":%d}", REPS,
+				 5 * REPS, si, sn);
+		else
+			snprintf(head, sizeof(head), "\"reps\":%d,\"quick\":false,\"total_cells\":%d,"
+				 "\"complete\":true", REPS, 5 * REPS);
+		rf.head = head;
+	} else if (!strcmp(argv[3], "ab")) {
+		bool pending = argc == 5 && !strcmp(argv[4], "pending");
+
+		n = ab_cells(cells, pending);
+		rf.head = pending ? "\"complete\":false,\"pending\":[{\"kernel\":\"patched\","
+				    "\"release\":\"6.1.0-18-amd64-cpolicy\",\"booted\":"
+				    "\"6.1.0-18-amd64\",\"cells\":24}]" : "\"complete\":true";
+	} else {
+		fprintf(stderr, "mkrun: unknown shape '%s'\n", argv[3]);
+		return 2;
+	}
+	if (runfix_write(argv[2], &rf, cells, n) < 0) {
+		perror(argv[2]);
+		return 1;
+	}
+	return 0;
+}
