@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "churn.h"
 #include "util.h"
 #include "wl_args.h"
 #include "wl_json.h"
@@ -43,23 +44,52 @@ struct frag {
 	double fill_s, free_s, held_s;
 	bool fill_truncated, ready, hold_capped;
 	bool fill_low_memory;	/* the fill stopped: others took the headroom it meant to leave */
-	const char *hold_end; /* "time", "max-hold" or "signal" */
+	const char *hold_end; /* "time", "max-hold", "signal" or "error" (churn) */
+	/* the churn during the hold (--churn-*), off when both rates are 0 */
+	struct churn_opts churn_o;
+	uint8_t *kept;		/* bitmap of the pages held, for the churn */
 	char error[256];
 };
-
-/* splitmix64: a tiny, good, libc-independent generator, so a seed means the same pages */
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static double secs_since(uint64_t t0)
 {
 	return (double)(cb_now_ns() - t0) / 1e9;
+}
+
+/* the --churn-* options into f->churn_o (a rate as a fraction is of the window per second) */
+static int resolve_churn(struct frag *f, const struct wl_args *a)
+{
+	struct churn_opts *o = &f->churn_o;
+	uint64_t v = 0;
+
+	if (wl_arg_str(a, "churn-rate") && wl_arg_size(a, "churn-rate", f->win.window, &v) == 0)
+		o->rate_bps = (double)v;
+	v = 0;
+	if (wl_arg_str(a, "churn-pagecache") &&
+	    wl_arg_size(a, "churn-pagecache", f->win.window, &v) == 0)
+		o->pc_rate_bps = (double)v;
+	if (wl_arg_str(a, "churn-free-target"))
+		wl_arg_size(a, "churn-free-target", f->win.window, &o->free_target);
+	wl_arg_size(a, "churn-pool-max", f->win.window, &o->pool_max);
+	o->pool_max -= o->pool_max % f->page;
+	if (wl_arg_size(a, "churn-pagecache-hold", f->win.window, &o->pc_hold) < 0 ||
+	    o->pc_hold < f->page)
+		return wl_args_error(a, "churn-pagecache-hold", "less than a page");
+	o->dir = wl_arg_str(a, "churn-dir");
+	if (o->pc_rate_bps > 0 && (!o->dir || access(o->dir, W_OK | X_OK) < 0))
+		return wl_args_error(a, "churn-dir", "not a directory this program may write in: %s",
+				     strerror(errno ? errno : ENOENT));
+	o->report_s = wl_arg_duration(a, "churn-report");
+	o->page = f->page;
+	o->keep_every = f->keep_every;
+	o->random = f->pattern == PAT_RANDOM;
+	o->seed = f->seed;
+	return WL_ARGS_OK;
+}
+
+static bool churning(const struct frag *f)
+{
+	return f->churn_o.rate_bps > 0 || f->churn_o.pc_rate_bps > 0 || f->churn_o.free_target > 0;
 }
 
 /* turn the parsed options into @f; returns WL_ARGS_OK or WL_ARGS_ERROR (message printed) */
@@ -86,7 +116,7 @@ static int resolve(struct frag *f, const struct wl_args *a)
 	f->hold_capped = f->hold_s == 0 || f->hold_s > f->max_hold_s;
 	if (f->hold_capped)
 		f->hold_s = f->max_hold_s;
-	return WL_ARGS_OK;
+	return resolve_churn(f, a);
 }
 
 static void emit_start(const struct frag *f)
@@ -103,6 +133,11 @@ static void emit_start(const struct frag *f)
 	wl_json_int(o, "seed", (int64_t)f->seed);
 	wl_json_real(o, "fill_limit_s", f->fill_limit_s);
 	wl_json_real(o, "hold_s", f->hold_s);
+	wl_json_real(o, "churn_rate_bps", f->churn_o.rate_bps);
+	wl_json_real(o, "churn_pagecache_bps", f->churn_o.pc_rate_bps);
+	wl_json_int(o, "churn_pagecache_hold_bytes", (int64_t)f->churn_o.pc_hold);
+	wl_json_int(o, "churn_free_target_bytes", (int64_t)f->churn_o.free_target);
+	wl_json_int(o, "churn_pool_max_bytes", (int64_t)f->churn_o.pool_max);
 	wl_json_int(o, "pid", getpid());
 	wl_json_emit(o);
 }
@@ -198,7 +233,7 @@ static bool keep_page(const struct frag *f, uint64_t i, uint64_t *rng)
 	case PAT_1_IN_N:
 		return i % f->keep_every == 0;
 	case PAT_RANDOM:
-		return splitmix64(rng) % f->keep_every == 0;
+		return churn_splitmix64(rng) % f->keep_every == 0;
 	case PAT_EVERY_OTHER:
 	default:
 		return i % 2 == 0;
@@ -236,7 +271,11 @@ static int free_pattern(struct frag *f)
 		if (!keep_page(f, i, &rng)) {
 			if (run == UINT64_MAX)
 				run = i;
-		} else if (run != UINT64_MAX) {
+			continue;
+		}
+		if (f->kept)
+			churn_set_bit(f->kept, i, true);
+		if (run != UINT64_MAX) {
 			ret = free_run(f, run, i);
 			run = UINT64_MAX;
 		}
@@ -262,15 +301,34 @@ static void emit_ready(const struct frag *f)
 	wl_json_emit(o);
 }
 
-/* hold the fragmented memory for f->hold_s or until a signal */
+/* churn until @deadline; returns like churn_run (-1: f->error set) */
+static int hold_churning(struct frag *f, uint64_t deadline)
+{
+	struct churn c;
+	int ret;
+
+	f->churn_o.mem = f->mem;
+	f->churn_o.npages = f->churn_o.rate_bps > 0 ? f->filled / f->page : 0;
+	f->churn_o.kept = f->kept;
+	ret = churn_start(&c, &f->churn_o);
+	if (ret == 0)
+		ret = churn_run(&c, deadline);
+	churn_finish(&c);
+	if (ret < 0)
+		snprintf(f->error, sizeof(f->error), "%s", c.error);
+	return ret;
+}
+
+/* hold the fragmented memory (churning it if asked) for f->hold_s or until a signal */
 static void hold(struct frag *f)
 {
-	uint64_t t0 = cb_now_ns();
+	uint64_t t0 = cb_now_ns(), deadline = t0 + (uint64_t)(f->hold_s * 1e9);
+	int ret = churning(f) ? hold_churning(f, deadline) : wl_sleep_until(deadline);
 
-	if (wl_sleep_until(t0 + (uint64_t)(f->hold_s * 1e9)))
+	if (ret > 0)
 		f->hold_end = f->hold_capped ? "max-hold" : "time";
 	else
-		f->hold_end = "signal";
+		f->hold_end = ret < 0 ? "error" : "signal";
 	f->held_s = secs_since(t0);
 }
 
@@ -303,6 +361,13 @@ static int fragment(struct frag *f)
 	emit_buddyinfo("before");
 	if (map_memory(f) < 0)
 		return -1;
+	if (churning(f)) {
+		f->kept = calloc(f->size / f->page / 8 + 1, 1);
+		if (!f->kept) {
+			snprintf(f->error, sizeof(f->error), "churn bitmap: %s", strerror(errno));
+			return -1;
+		}
+	}
 	fill(f);
 	if (wl_stopping() || free_pattern(f) < 0)
 		return -1;
@@ -336,6 +401,7 @@ int main(int argc, char **argv)
 		hold(&f);
 	if (f.mem)
 		munmap(f.mem, f.size);
+	free(f.kept);
 	emit_summary(&f, secs_since(t0));
 	if (f.error[0]) {
 		fprintf(stderr, "frag-anon: %s\n", f.error);

@@ -4,7 +4,10 @@
  * makes for the program). Parsing, --help, the harness's `demand.*` key checks and the docs
  * all come from it.
  */
+#include "waves_opts.h"
 #include "wl_info.h"
+
+WAVES_ARRIVALS;
 
 static const struct wl_option kernel_demand_options[] = {
 	{ .name = "paths", .type = WL_OPT_STRING,
@@ -18,7 +21,11 @@ static const struct wl_option kernel_demand_options[] = {
 	{ .name = "rate", .type = WL_OPT_REAL, .def = "0", .min = 0, .max = 1e6,
 	  .help = "rounds per second (a round: each path once); 0 = as fast as possible" },
 	{ .name = "duration", .type = WL_OPT_DURATION, .def = "10s",
-	  .help = "how long to run" },
+	  .help = "how long to run (with --waves: the bound on all waves)" },
+	WAVES_OPTION_ROWS("run rounds until the paths moved --wave-bytes"),
+	{ .name = "wave-bytes", .type = WL_OPT_SIZE, .def = "64M",
+	  .help = "with --waves: bytes the paths move through the kernel in each wave (a "
+		  "fraction of the window or bytes); a wave runs whole rounds until it is reached" },
 	{ 0 }
 };
 
@@ -50,8 +57,23 @@ const struct wl_info wl_kernel_demand = {
 	"   \"sizes\":[..],\"budget_bytes\":N,\"mechanism\":..,\"note\":..}  one per path, at the end\n"
 	"  {\"type\":\"summary\",\"workload\":\"kernel-demand\",\"rounds\":N,\"ops\":N,\"bytes\":N,\n"
 	"   \"errors\":N,\"stopped\":\"duration\"|\"signal\"|\"error\",\"interrupted\":..,\"duration_s\":..}\n"
+	"With --waves N (recurring demand), before the path lines:\n"
+	"  {\"type\":\"waves\",\"arrival\":\"periodic\"|\"poisson\",\"period_s\":P,\"count\":N,\"seed\":S,\n"
+	"   \"clock\":\"CLOCK_MONOTONIC\",...}              once, before the first wave\n"
+	"  {\"type\":\"wave\",\"index\":I,\"start_ns\":T0,\"end_ns\":T1,\"kind\":\"kernel\",\n"
+	"   \"requested_bytes\":B,\"arrival_ns\":A,\"allocs\":n,\"failed\":n,\"bytes\":..,\n"
+	"   \"rounds\":..,\"fault_ns_p50\":..,\"fault_ns_p99\":..,\"fault_ns_max\":..,\"fault_ns_sum\":..,\n"
+	"   \"late_ns\":..,\"complete\":true}            when wave I ends\n"
+	WAVES_ARRIVAL_HELP
+	"A wave runs whole rounds until its paths moved --wave-bytes (requested_bytes); allocs\n"
+	"counts their calls that made the kernel allocate (ops), failed those that failed\n"
+	"(errors); what a round queues it reads back, so a wave's kernel memory is freed when it\n"
+	"ends. The latency keys keep thp-demand's names but time one path's round (a batch of\n"
+	"calls, up to the path's share of --size), nearest-rank ns over the wave's rounds.\n"
+	"--rate paces rounds within a wave.\n"
 	"\n"
-	"Exit status: 0 when --duration ended it; 130 (SIGINT) or 143 (SIGTERM) when a signal\n"
+	"Exit status: 0 when --duration ended it (with --waves: every wave ran or --duration\n"
+	"ended them); 130 (SIGINT) or 143 (SIGTERM) when a signal\n"
 	"stopped it (the summary is still printed); 1 on a system error; 2 on a bad argument.\n"
 	"Everything is closed before the summary.\n",
 };

@@ -5,7 +5,8 @@
  * Fault MADV_HUGEPAGE regions one by one, time each region's first touch, tell whether the
  * kernel gave a huge page or fell back to base pages, and report the success rate and the
  * latency distribution. Regions stay mapped until the end (unless --release), so the
- * memory they take makes later faults harder. `thp-demand --help` says more.
+ * memory they take makes later faults harder. With --waves the demand recurs: --size in
+ * each wave, released when the wave ends (waves.h). `thp-demand --help` says more.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "waves.h"
 #include "wl_args.h"
 #include "wl_json.h"
 #include "wl_mm.h"
@@ -26,6 +28,7 @@
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
 #define MAX_SHARE_OF_AVAILABLE 0.95 /* no swap here: more than this invites the OOM killer */
 #define PROGRESS_BYTES (1ULL << 30)
+#define MAX_MEASURED (1ULL << 24) /* regions timed over all waves: 9 bytes of record each */
 
 enum method { METHOD_PAGEMAP, METHOD_SMAPS };
 static const char *const method_names[] = { "pagemap+kpageflags", "smaps_rollup" };
@@ -45,6 +48,8 @@ struct demand {
 	size_t page;
 	double rate, limit_s;
 	bool release;
+	struct waves waves;	/* --waves: recurring demand; count 0: one burst */
+	uint64_t ntimed;	/* regions the latency records have room for */
 	char mthp[32];	/* "64kB" with --mthp-size, "" without */
 	char mthp_enabled[32], thp_enabled[32], thp_defrag[32];
 	struct json_object *larger_enabled; /* mTHP sizes above ours that may take a fault */
@@ -163,15 +168,28 @@ static int resolve(struct demand *d, const struct wl_args *a)
 				     "%llu bytes is not a power of two of at least one page",
 				     (unsigned long long)d->region);
 	d->release = wl_arg_bool(a, "release");
-	/* what is kept must fit in what is available now; with --release one region at a time */
-	if (wl_arg_size_fit(a, "size", &d->win, d->release ? 0 : MAX_SHARE_OF_AVAILABLE, &d->size,
-			    &d->clamped))
+	/*
+	 * what is kept must fit in what is available now; with --release one region at a time;
+	 * with --waves the memory of a wave comes when it starts, maybe from a fragmenter's pool
+	 * that gives it back (frag-anon --churn-free-target), so only the window bounds it
+	 */
+	if (wl_arg_size_fit(a, "size", &d->win, d->release || wl_arg_long(a, "waves") ? 0 :
+			    MAX_SHARE_OF_AVAILABLE, &d->size, &d->clamped))
 		return WL_ARGS_ERROR;
 	d->size -= d->size % d->region;
 	if (!d->size)
 		return wl_args_error(a, "size", "smaller than one region (%llu bytes)",
 				     (unsigned long long)d->region);
 	d->nregions = d->size / d->region;
+	if (waves_resolve(&d->waves, a) < 0) {
+		perror("thp-demand: waves");
+		return 1;
+	}
+	d->ntimed = d->nregions * (d->waves.count ? d->waves.count : 1);
+	if (d->ntimed / (d->waves.count ? d->waves.count : 1) != d->nregions ||
+	    d->ntimed > MAX_MEASURED)
+		return wl_args_error(a, "waves", "%llu regions in all: more than %llu",
+				     (unsigned long long)d->ntimed, MAX_MEASURED);
 	d->rate = wl_arg_real(a, "rate");
 	d->limit_s = wl_arg_duration(a, "duration");
 	if (wl_pagemap_open(&d->pm) < 0) {
@@ -198,6 +216,7 @@ static void emit_start(const struct demand *d)
 	wl_json_real(o, "rate", d->rate);
 	wl_json_real(o, "duration_limit_s", d->limit_s);
 	wl_json_bool(o, "release", d->release);
+	wl_json_int(o, "waves", (int64_t)d->waves.count);
 	wl_json_str(o, "method", method_names[d->method]);
 	wl_json_str(o, "thp_enabled", d->thp_enabled);
 	wl_json_str(o, "thp_defrag", d->thp_defrag);
@@ -209,19 +228,30 @@ static void emit_start(const struct demand *d)
 	wl_json_emit(o);
 }
 
+/* room for the latency records of every region of every wave */
+static int alloc_records(struct demand *d)
+{
+	d->lat = calloc(d->ntimed, sizeof(*d->lat));
+	d->huge = calloc(d->ntimed, sizeof(*d->huge));
+	if (!d->lat || !d->huge) {
+		snprintf(d->error, sizeof(d->error), "records of %llu regions: %s",
+			 (unsigned long long)d->ntimed, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* one aligned MADV_HUGEPAGE mapping for all regions (over-map by a region, trim the ends) */
 static int map_arena(struct demand *d)
 {
 	uintptr_t start, aligned;
 
-	d->lat = calloc(d->nregions, sizeof(*d->lat));
-	d->huge = calloc(d->nregions, sizeof(*d->huge));
 	d->map_len = d->size + d->region;
 	d->map = mmap(NULL, d->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
 		      MAP_NORESERVE, -1, 0);
-	if (!d->lat || !d->huge || d->map == MAP_FAILED) {
+	if (d->map == MAP_FAILED) {
 		d->map = NULL;
-		snprintf(d->error, sizeof(d->error), "allocating %llu regions: %s",
+		snprintf(d->error, sizeof(d->error), "mapping %llu regions: %s",
 			 (unsigned long long)d->nregions, strerror(errno));
 		return -1;
 	}
@@ -293,13 +323,14 @@ static int fault_region(struct demand *d, uint64_t i)
 	return 0;
 }
 
-/* fault the regions at the asked rate until done, --duration or a signal */
-static void run(struct demand *d)
+/*
+ * fault the regions of the arena at the asked rate (from @t0) until done, @end or a signal;
+ * sets d->stopped when it stops early. Returns 0, or -1 on an error (d->error set).
+ */
+static int fault_all(struct demand *d, uint64_t t0, uint64_t end, bool progress)
 {
-	uint64_t t0 = cb_now_ns(), end = t0 + (uint64_t)(d->limit_s * 1e9), i;
-	uint64_t next_progress = PROGRESS_BYTES;
+	uint64_t next_progress = d->faulted_bytes + PROGRESS_BYTES, i;
 
-	d->stopped = "done";
 	for (i = 0; i < d->nregions; i++) {
 		if (d->rate > 0) {
 			uint64_t due = t0 + (uint64_t)((double)i * 1e9 / d->rate);
@@ -308,15 +339,15 @@ static void run(struct demand *d)
 		}
 		if (wl_stopping()) {
 			d->stopped = "signal";
-			break;
+			return 0;
 		}
 		if (cb_now_ns() >= end) {
 			d->stopped = "duration";
-			break;
+			return 0;
 		}
 		if (fault_region(d, i) < 0)
-			break;
-		if (d->faulted_bytes >= next_progress) {
+			return -1;
+		if (progress && d->faulted_bytes >= next_progress) {
 			fprintf(stderr, "thp-demand: faulted %.1f of %.1f GiB, %llu huge of %llu\n",
 				(double)d->faulted_bytes / (1ULL << 30),
 				(double)d->size / (1ULL << 30), (unsigned long long)d->nhuge,
@@ -324,6 +355,61 @@ static void run(struct demand *d)
 			next_progress += PROGRESS_BYTES;
 		}
 	}
+	return 0;
+}
+
+/* one burst: every region at the asked rate until done, --duration or a signal */
+static void run(struct demand *d)
+{
+	uint64_t t0 = cb_now_ns();
+
+	d->stopped = "done";
+	if (map_arena(d) == 0)
+		fault_all(d, t0, t0 + (uint64_t)(d->limit_s * 1e9), true);
+}
+
+/* wave @r->index: map, fault at the rate, hold, release, print its line; non-zero: stop */
+static int run_wave(void *arg, struct wave_rec *r, uint64_t end)
+{
+	struct demand *d = arg;
+	uint64_t m0 = d->measured, h0 = d->nhuge, p0 = d->prefaulted, b0 = d->faulted_bytes;
+	uint64_t hold_end;
+	struct json_object *o;
+	int ret;
+
+	d->stopped = "done";
+	r->start_ns = cb_now_ns();
+	ret = map_arena(d);
+	if (ret == 0)
+		ret = fault_all(d, r->start_ns, end, false);
+	if (ret == 0 && !strcmp(d->stopped, "done") && d->waves.hold_s > 0) {
+		hold_end = cb_now_ns() + (uint64_t)(d->waves.hold_s * 1e9);
+		if (!wl_sleep_until(hold_end < end ? hold_end : end))
+			d->stopped = "signal";
+	}
+	if (d->map)
+		munmap(d->map, d->map_len);
+	d->map = NULL;
+	r->end_ns = cb_now_ns();
+	o = wave_line(r);
+	wl_json_int(o, "faults", (int64_t)(d->measured - m0));
+	wl_json_int(o, "thp", (int64_t)(d->nhuge - h0));
+	wave_latency_add(o, "fault_ns", d->lat + m0, d->measured - m0);
+	wl_json_int(o, "prefaulted", (int64_t)(d->prefaulted - p0));
+	wl_json_int(o, "faulted_bytes", (int64_t)(d->faulted_bytes - b0));
+	wl_json_int(o, "late_ns", (int64_t)(r->start_ns - r->arrival_ns));
+	wl_json_bool(o, "complete", ret == 0 && !strcmp(d->stopped, "done"));
+	wl_json_emit(o);
+	return ret < 0 || strcmp(d->stopped, "done");
+}
+
+/* recurring demand: --waves waves of --size each, arriving as --arrival says */
+static void run_waves(struct demand *d)
+{
+	const char *why = waves_run(&d->waves, d->limit_s, "thp", d->size, run_wave, d);
+
+	if (why)
+		d->stopped = why;
 }
 
 /* log2 histogram of first-touch latency, huge and base counted apart */
@@ -420,6 +506,8 @@ static void release_all(struct demand *d)
 	d->map = NULL;
 	wl_pagemap_close(&d->pm);
 	json_object_put(d->larger_enabled);
+	d->larger_enabled = NULL;
+	waves_free(&d->waves);
 }
 
 int main(int argc, char **argv)
@@ -445,8 +533,12 @@ int main(int argc, char **argv)
 	cb_write_string("/proc/self/oom_score_adj", "1000");
 	emit_start(&d);
 	wl_vmstat_read(NULL, vm_keys, d.vm_before);
-	if (map_arena(&d) == 0)
-		run(&d);
+	if (alloc_records(&d) == 0) {
+		if (d.waves.count)
+			run_waves(&d);
+		else
+			run(&d);
+	}
 	wl_vmstat_read(NULL, vm_keys, d.vm_after);
 	if (d.measured)
 		emit_histogram(&d);
