@@ -5,7 +5,8 @@
  * memory_limit 1-2G and 256-384M of THP demand left 177 free order-10 blocks in DMA32 and
  * had no stall at all). Read from what the workloads wrote: the fragmenter's /proc/buddyinfo
  * right after fragmenting ({"type":"buddyinfo","when":"after"}, frag-anon) and
- * thp-demand's start line (size_bytes, region_bytes).
+ * thp-demand's start line (size_bytes, region_bytes); for recurring demand, each wave's
+ * readiness sample instead (analysis/waves.h).
  */
 #include "headroom.h"
 
@@ -18,6 +19,7 @@
 
 #include "summary.h"
 #include "util.h"
+#include "waves.h"
 
 /* the first line of @dir/@name whose "type" is @type (and "when" @when, if not NULL) */
 static struct json_object *find_line(const char *dir, const char *name, const char *type,
@@ -90,7 +92,43 @@ static int order_of(double region, double page)
 	return -1;
 }
 
-int cb_headroom_check(const char *cell_dir, char *why, size_t len)
+/*
+ * 1 with @why when every THP wave of @ws found free blocks of @order or more holding its
+ * requested bytes at its start (pages of @page bytes)
+ */
+static int waves_served(const struct cb_waves *ws, int order, double page, char *why,
+			size_t len)
+{
+	size_t thp = 0;
+	double least = -1;
+
+	for (size_t i = 0; i < ws->n; i++) {
+		const struct cb_wave *w = &ws->w[i];
+		double bytes = 0;
+
+		if (!(w->kinds & CB_WAVE_THP))
+			continue;
+		if (!w->has_ready)
+			return 0;
+		for (int o = order; o <= CB_WAVES_MAX_ORDER; o++)
+			bytes += (double)w->free[o] * page * (double)(1u << o);
+		if (bytes < w->requested_bytes)
+			return 0;
+		if (least < 0 || bytes < least)
+			least = bytes;
+		thp++;
+	}
+	if (!thp)
+		return 0;
+	snprintf(why, len, "every one of the %zu THP waves found enough free blocks of order %d "
+		 "or more at its start for its demand (at least %.0f MiB free): no wave needed "
+		 "compaction, so this cell measures little (analysis/README.md: Waves, readiness)",
+		 thp, order, least / 1048576);
+	return 1;
+}
+
+int cb_headroom_check(const char *cell_dir, const struct cb_waves *waves, char *why,
+		      size_t len)
 {
 	char dir[PATH_MAX], *frag = NULL, *demand = NULL;
 	struct json_object *buddy = NULL, *fstart = NULL, *dstart = NULL;
@@ -106,7 +144,7 @@ int cb_headroom_check(const char *cell_dir, char *why, size_t len)
 	buddy = find_line(dir, frag, "buddyinfo", "after");
 	fstart = find_line(dir, frag, "phase", NULL);
 	dstart = find_line(dir, demand, "phase", NULL);
-	if (!buddy || !dstart)
+	if (!dstart || (!buddy && !(waves && waves->present)))
 		goto out;
 	if (fstart && positive(fstart, "page_size"))
 		page = positive(fstart, "page_size");
@@ -115,6 +153,10 @@ int cb_headroom_check(const char *cell_dir, char *why, size_t len)
 	order = order_of(region, page);
 	if (!size || order < 0)
 		goto out;
+	if (waves && waves->present) {
+		ret = waves_served(waves, order, page, why, len);
+		goto out;
+	}
 	free_bytes = cb_headroom_free_bytes(buddy, order, page);
 	if (free_bytes < size)
 		goto out;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 struct json_object;
+struct cb_waves;
 
 /*
  * cb_headroom_free_bytes - the bytes free in blocks of @order or larger in a buddyinfo
@@ -20,8 +21,15 @@ double cb_headroom_free_bytes(struct json_object *buddy, int order, double page)
  * cb_headroom_check - 1 with a sentence in @why when the free blocks of the THP demand's
  * order that @cell_dir's fragmenter left (its buddyinfo "after" line) hold at least the
  * demand's size (thp-demand's start line); 0 when they do not, or when the cell has no
- * such lines (another fragmenter or demand program: nothing to tell)
+ * such lines (another fragmenter or demand program: nothing to tell).
+ *
+ * Recurring demand (@waves present, analysis/waves.h): the fragmenter's buddyinfo says
+ * nothing about the later waves, whose memory the churn re-fragments; the cell measures
+ * nothing only if EVERY THP wave found, at its start (its readiness sample), free blocks
+ * of the demand's order or more holding its requested bytes. A wave without a readiness
+ * sample counts as not served. @waves may be NULL.
  */
-int cb_headroom_check(const char *cell_dir, char *why, size_t len);
+int cb_headroom_check(const char *cell_dir, const struct cb_waves *waves, char *why,
+		      size_t len);
 
 #endif

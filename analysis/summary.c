@@ -376,7 +376,7 @@ static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *er
 			       wl.present ? json_object_new_string(wl.file) : NULL);
 	json_object_object_add(root, "metrics", cb_summary_metrics_json(&cs->val, false));
 	json_object_object_add(root, "crosscheck", crosscheck_json(&cs->val, cs));
-	if (cb_headroom_check(cell_dir, cs->warning, sizeof(cs->warning)) != 1)
+	if (cb_headroom_check(cell_dir, &waves, cs->warning, sizeof(cs->warning)) != 1)
 		cs->warning[0] = '\0';
 	json_object_object_add(root, "warnings", json_object_new_array());
 	if (cs->warning[0])
