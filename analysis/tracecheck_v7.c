@@ -22,14 +22,20 @@ struct sec {
 	uint64_t at, size;	/* the header's offset; the size it gives */
 };
 
-static int sec_header(struct tc_rd *r, uint64_t at, struct sec *s, const char *what)
+/* the 16 bytes of a section header at @at, as libtracecmd's read_section_header() reads them */
+static int sec_header_raw(struct tc_rd *r, uint64_t at, struct sec *s, const char *what)
 {
 	uint32_t desc;
 
 	r->pos = at;
 	s->at = at;
-	if (tc_get2(r, &s->id, what) || tc_get2(r, &s->flags, what) ||
-	    tc_get4(r, &desc, what) || tc_get8(r, &s->size, what))
+	return tc_get2(r, &s->id, what) || tc_get2(r, &s->flags, what) ||
+	       tc_get4(r, &desc, what) || tc_get8(r, &s->size, what) ? -1 : 0;
+}
+
+static int sec_header(struct tc_rd *r, uint64_t at, struct sec *s, const char *what)
+{
+	if (sec_header_raw(r, at, s, what))
 		return -1;
 	if (s->size > r->size - r->pos)
 		return tc_bad(r, at, "%s: section of %llu bytes runs past the end of the file",
@@ -81,7 +87,13 @@ static int sec_reader(struct tc_rd *r, const struct sec *s, struct tc_rd *out,
 	return 0;
 }
 
-/* libtracecmd reads every STRINGS section it finds going from section to section */
+/*
+ * libtracecmd reads every STRINGS section it finds going from section to section
+ * (read_metadata_strings()), whatever size a section's header gives: a STRINGS header
+ * whose size runs past the end still has its block read and, compressed or not, its size
+ * malloc()ed (a fuzzer find: 2^32 - 1.6e9 bytes). Any other section past the end stops the
+ * walk, as libtracecmd's next header read fails there.
+ */
 static int strings(struct tc_rd *r, uint64_t at)
 {
 	struct tc_rd sub;
@@ -90,8 +102,14 @@ static int strings(struct tc_rd *r, uint64_t at)
 	int n;
 
 	for (n = 0; at <= r->size && r->size - at >= 16 && n < TC_MAX_COUNT; n++) {
-		if (sec_header(r, at, &s, "section header"))
-			return 0;	/* past the sections: libtracecmd stops there too */
+		if (sec_header_raw(r, at, &s, "section header"))
+			return -1;
+		if (s.size > r->size - r->pos) {
+			if (s.id != ID_STRINGS)
+				return 0;	/* past the sections: libtracecmd stops there too */
+			return tc_bad(r, at, "STRINGS section of %llu bytes runs past the end of "
+				      "the file", (unsigned long long)s.size);
+		}
 		if (s.id == ID_STRINGS) {
 			if (sec_reader(r, &s, &sub, &mem, "STRINGS"))
 				return -1;
