@@ -618,14 +618,6 @@ int cmd_run(int argc, char **argv)
 	}
 	for (size_t i = 0; o.target && i < cfg->nr_kernels; i++)
 		cfg->kernels[i].target = strcmp(o.target, "host") ? CB_TARGET_QEMU : CB_TARGET_HOST;
-	for (size_t i = 0; i < cfg->nr_kernels; i++) {
-		if (!cb_target_find(cfg->kernels[i].target)) {
-			cb_log("%s:%d: [kernel %s]: target qemu is not yet available", cfg->path,
-			       cfg->kernels[i].line, cfg->kernels[i].name);
-			cb_config_free(cfg);
-			return 2;
-		}
-	}
 	if (cb_config_verify(cfg, "", stderr, NULL) > 0) { /* what config check says */
 		cb_config_free(cfg);
 		return 2;
