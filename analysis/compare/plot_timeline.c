@@ -3,11 +3,12 @@
  * plot_timeline.c - a timeline per group, drawn from its median cell (the repetition whose
  * stall time is the median): the free blocks of order 9 and above and the free memory at
  * the kernel demand's orders (1-4) over time from samples.csv, the measurement window
- * marked, and below it each direct-compaction stall as a tick whose height is its
- * duration, shaded in the colour of its attribution.
+ * marked, the waves of recurring demand shaded (summary.json's waves series), and below it
+ * each direct-compaction stall as a tick whose height is its duration, shaded in the colour
+ * of its attribution.
  *
  * timeline-N.dat: block 0 "t_s free_2m_blocks free_o1_4_mib" per sample; block 1 "t_s
- * stall_ms" per stall, seconds since the window began.
+ * stall_ms" per stall; block 2 "start_s end_s" per wave; seconds since the window began.
  */
 #include "compare.h"
 #include "plot.h"
@@ -35,6 +36,14 @@ static const struct attr_style {
 };
 
 #define MAX_ORDERS 11
+#define MAX_WAVES 2000		/* as the analyzer keeps (analysis/waves.h) */
+#define WAVE_RGB "#56B4E9"	/* Okabe-Ito sky blue, a colour no setting line uses here */
+
+/* the waves of the drawn cell, seconds since the window began */
+struct tl_waves {
+	double start[MAX_WAVES], end[MAX_WAVES];
+	int n;
+};
 
 /* the cell's window start (meta.json), 0 if unknown */
 static uint64_t window_start(const char *cell_dir, double *len_s)
@@ -76,8 +85,10 @@ static void put_sample(FILE *f, uint64_t t, uint64_t t0, const double *pages, do
  * samples.csv (t_ns,node,zone,present,score,weighted,node_score,o0..o10), summed over zones
  * per sample time, into @f; returns the samples written
  */
-static int write_samples(FILE *f, const char *cell_dir, uint64_t t0, double *xmin, double *xmax)
+static int write_samples(FILE *f, const char *cell_dir, uint64_t *t0p, double *xmin,
+			 double *xmax)
 {
+	uint64_t t0 = *t0p;
 	char path[PATH_MAX], line[1024];
 	double pages[MAX_ORDERS] = { 0 };
 	unsigned long long cur = 0;
@@ -95,7 +106,7 @@ static int write_samples(FILE *f, const char *cell_dir, uint64_t t0, double *xmi
 			continue; /* the header */
 		t = strtoull(line, NULL, 10);
 		if (!t0)
-			t0 = t; /* no window: time from the first sample */
+			*t0p = t0 = t; /* no window: time from the first sample */
 		if (have && t != cur) {
 			put_sample(f, cur, t0, pages, xmin, xmax);
 			memset(pages, 0, sizeof(pages));
@@ -113,6 +124,52 @@ static int write_samples(FILE *f, const char *cell_dir, uint64_t t0, double *xmi
 	}
 	fclose(in);
 	return n;
+}
+
+/*
+ * the waves of summary.json's "waves" series (start_ns, end_ns) into @f and @w, as seconds
+ * since @t0; a wave with a missing or reversed time is left out. Returns the waves kept.
+ */
+static int write_waves(FILE *f, const char *cell_dir, uint64_t t0, struct tl_waves *w)
+{
+	char path[PATH_MAX];
+	struct json_object *sum, *waves, *series, *a, *b;
+
+	w->n = 0;
+	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0)
+		return 0;
+	sum = json_object_from_file(path);
+	if (sum && json_object_object_get_ex(sum, "waves", &waves) &&
+	    json_object_object_get_ex(waves, "series", &series) &&
+	    json_object_is_type(series, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(series) && w->n < MAX_WAVES; i++) {
+			struct json_object *e = json_object_array_get_idx(series, i);
+			int64_t s0, s1;
+
+			if (!json_object_object_get_ex(e, "start_ns", &a) ||
+			    !json_object_object_get_ex(e, "end_ns", &b))
+				continue;
+			s0 = json_object_get_int64(a);
+			s1 = json_object_get_int64(b);
+			if (s0 <= 0 || s1 < s0)
+				continue;
+			w->start[w->n] = ((double)s0 - (double)t0) / 1e9;
+			w->end[w->n] = ((double)s1 - (double)t0) / 1e9;
+			fprintf(f, "%.6f %.6f\n", w->start[w->n], w->end[w->n]);
+			w->n++;
+		}
+	}
+	json_object_put(sum);
+	return w->n;
+}
+
+/* the waves as shaded rectangles behind the next plot (one gnuplot object each) */
+static void shade_waves(FILE *gp, const struct tl_waves *w)
+{
+	for (int i = 0; i < w->n; i++)
+		fprintf(gp, "set object %d rect from %g, graph 0 to %g, graph 1 behind fc rgb '%s' "
+			    "fs transparent solid 0.2 noborder\n", i + 1, w->start[i], w->end[i],
+			WAVE_RGB);
 }
 
 /* the repetition of @g whose stall time is closest to the group's median */
@@ -133,7 +190,7 @@ static size_t median_rep(const struct cb_group *g)
 
 /* the two panels of one timeline, terminal @t */
 static void draw(FILE *gp, int t, const char *file, const char *title, double win_s,
-		 size_t nstalls, double xmin, double xmax)
+		 size_t nstalls, const struct tl_waves *w, double xmin, double xmax)
 {
 	pl_key(gp, pl_begin(gp, t, file, title, 2, 1, 560, 3));
 	/* both panels on one time axis */
@@ -146,11 +203,16 @@ static void draw(FILE *gp, int t, const char *file, const char *title, double wi
 		fprintf(gp, "set arrow 1 from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb '#666666'\n"
 			    "set arrow 2 from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb '#666666'\n",
 			win_s, win_s);
+	shade_waves(gp, w);
 	fprintf(gp, "plot '%s.dat' index 0 using 1:2 with lines lw 2 lc rgb '#0072B2' title "
 		    "'free blocks of order >= 9 (2 MiB units)', '' index 0 using 1:3 axes x1y2 "
-		    "with lines lw 2 lc rgb '#E69F00' title 'free MiB at orders 1-4'%s\n", file,
+		    "with lines lw 2 lc rgb '#E69F00' title 'free MiB at orders 1-4'%s", file,
 		isnan(win_s) ? "" : ", NaN with lines dt 2 lc rgb '#666666' title 'measurement "
 		"window'");
+	if (w->n)
+		fprintf(gp, ", NaN with boxes fs transparent solid 0.2 noborder fc rgb '%s' "
+			    "title 'demand waves'", WAVE_RGB);
+	fprintf(gp, "\n");
 	fprintf(gp, "unset y2tics\nunset y2label\nunset key\nset xlabel '%s'\nset ylabel "
 		    "'stall (ms)'\nset title 'direct-compaction stalls (tick height = duration)'\n",
 		isnan(win_s) ? "seconds (no window in meta.json: samples and stalls each from "
@@ -161,7 +223,7 @@ static void draw(FILE *gp, int t, const char *file, const char *title, double wi
 	else
 		fprintf(gp, "plot '%s.dat' index 1 using 1:2 with impulses lw 2 lc rgb '%s' "
 			    "title '%s'\n", file, attr_styles[0].rgb, attr_styles[0].name);
-	fprintf(gp, "unset arrow\n");
+	fprintf(gp, "unset arrow\nunset object\n");
 	pl_end(gp);
 }
 
@@ -171,6 +233,7 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 {
 	const struct cb_group *g = c->grid[w][k][s];
 	const struct pl_stalls *ps;
+	struct tl_waves *wv;
 	char name[128], q[300];
 	size_t rep, nst = 0;
 	double win_s, xmin = INFINITY, xmax = -INFINITY;
@@ -179,17 +242,22 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 
 	if (!g || !g->n)
 		return 0;
+	wv = calloc(1, sizeof(*wv));
+	if (!wv)
+		abort();	/* out of memory: the project's policy */
 	ps = pl_group_stalls(c, w, k, s);
 	rep = median_rep(g);
 	t0 = window_start(g->cell_dir[rep], &win_s);
 	snprintf(out->file, sizeof(out->file), "timeline-%d", idx);
 	snprintf(name, sizeof(name), "%s.dat", out->file);
 	f = pl_open(c, name);
-	if (!f)
+	if (!f) {
+		free(wv);
 		return -1;
+	}
 	fprintf(f, "# %s %s %s repetition %ld (the median stall time of %zu)\n", c->workload[w],
 		c->kernel[k], c->setting[s], g->rep[rep], g->n);
-	if (!write_samples(f, g->cell_dir[rep], t0, &xmin, &xmax))
+	if (!write_samples(f, g->cell_dir[rep], &t0, &xmin, &xmax))
 		fprintf(f, "NaN NaN NaN\n");
 	fprintf(f, "\n\n");
 	for (size_t i = 0; i < ps->n; i++)
@@ -200,6 +268,9 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 			nst++;
 		}
 	if (!nst)
+		fprintf(f, "NaN NaN\n");
+	fprintf(f, "\n\n");
+	if (!write_waves(f, g->cell_dir[rep], t0, wv))
 		fprintf(f, "NaN NaN\n");
 	fclose(f);
 	snprintf(out->title, sizeof(out->title), "Timeline of %s on %s, setting %s (repetition "
@@ -214,7 +285,9 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 		xmax = fmax(xmax, win_s);
 	}
 	for (int t = 0; t < 2; t++)
-		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nst, xmin, xmax);
+		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nst, wv, xmin,
+		     xmax);
+	free(wv);
 	return 1;
 }
 

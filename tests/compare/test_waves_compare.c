@@ -41,6 +41,12 @@ static double wave_ns(int s, int r, int i)
 	return (i < 2 ? 10e6 : 1e6) + r * 1e5;
 }
 
+/* wave i from 0.2 i + 0.05 s after the first sample (no window: the timeline's zero) */
+static double wave_start(int i)
+{
+	return 1e9 + i * 2e8 + 5e7;
+}
+
 static const char samples[] = "t_ns,node,zone,present,score,weighted,node_score,o9,o10\n"
 	"1000000000,0,Normal,262144,0,0,0,50,0\n2000000000,0,Normal,262144,0,0,0,20,0\n";
 
@@ -81,8 +87,9 @@ static void make_run(const char *d, bool waves)
 			if (waves) {
 				fprintf(f, ",\"waves\":{\"series\":[");
 				for (int i = 0; i < WAVES; i++)
-					fprintf(f, "%s{\"index\":%d,\"stall_ns\":%.0f}", i ? "," : "", i,
-						wave_ns(s, r, i));
+					fprintf(f, "%s{\"index\":%d,\"stall_ns\":%.0f,\"start_ns\":"
+						"%.0f,\"end_ns\":%.0f}", i ? "," : "", i,
+						wave_ns(s, r, i), wave_start(i), wave_start(i) + 1e8);
 				fprintf(f, "]}");
 			}
 			fprintf(f, "}\n");
@@ -187,6 +194,33 @@ static void test_plot_waves(void **state)
 	assert_int_equal(rows, WAVES);
 	snprintf(path, sizeof(path), "%s/charts/waves.png", dir);
 	assert_int_equal(access(path, F_OK), 0);
+	/* the timeline's third block: each wave in seconds since the first sample */
+	snprintf(path, sizeof(path), "%s/charts/timeline-0.dat", dir);
+	dat = cb_read_file(path, NULL);
+	assert_non_null(dat);
+	{
+		char *b = strstr(dat, "\n\n\n"), *save = NULL, *ln;
+		int n = 0;
+
+		assert_non_null(b);
+		b = strstr(b + 3, "\n\n\n");
+		assert_non_null(b);
+		for (ln = strtok_r(b + 3, "\n", &save); ln; ln = strtok_r(NULL, "\n", &save), n++) {
+			double a, e;
+
+			assert_int_equal(sscanf(ln, "%lf %lf", &a, &e), 2);
+			assert_true(fabs(a - (0.2 * n + 0.05)) < 1e-6);
+			assert_true(fabs(e - (0.2 * n + 0.15)) < 1e-6);
+		}
+		assert_int_equal(n, WAVES);
+	}
+	free(dat);
+	snprintf(path, sizeof(path), "%s/charts/plot.gp", dir);
+	dat = cb_read_file(path, NULL);
+	assert_non_null(dat);
+	assert_non_null(strstr(dat, "set object 8 rect from 1.45, graph 0 to 1.55, graph 1"));
+	assert_non_null(strstr(dat, "title 'demand waves'"));
+	free(dat);
 	snprintf(path, sizeof(path), "%s/report.md", dir);
 	dat = cb_read_file(path, NULL);
 	assert_non_null(dat);
