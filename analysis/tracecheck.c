@@ -320,8 +320,9 @@ int tc_cpu_data(struct tc_rd *r, int cpu, uint64_t off, uint64_t size)
 /* everything after the page size of a v6 file, up to and with its CPU data */
 static int check_v6(struct tc_rd *r)
 {
-	uint64_t off, size;
+	uint64_t off, size, at;
 	uint32_t c;
+	char *text;
 	int ret;
 
 	if (tc_header_info(r) || tc_ftrace_formats(r) || tc_event_formats(r) || tc_kallsyms(r) ||
@@ -334,8 +335,6 @@ static int check_v6(struct tc_rd *r)
 	if (ret)
 		return -1;
 	for (c = 0; c < r->cpus; c++) {
-		uint64_t at;
-
 		if (tc_get8(r, &off, "CPU data offset") || tc_get8(r, &size, "CPU data size"))
 			return -1;
 		at = r->pos;
@@ -350,6 +349,14 @@ static int check_v6(struct tc_rd *r)
 		if (size > TC_MAX_TEXT || size > r->size - r->pos)
 			return tc_bad(r, r->pos - 8, "trace_clock of %llu bytes",
 				      (unsigned long long)size);
+		at = r->pos;
+		text = tc_get_blob(r, size, TC_MAX_TEXT, "trace_clock");
+		if (!text)
+			return -1;
+		ret = tc_clock_text(r, text, size, at, "trace_clock");
+		free(text);
+		if (ret)
+			return ret;
 	}
 	r->info->checked = 1;
 	r->info->events_exact = 1;

@@ -103,6 +103,8 @@ struct tc_opts {
 
 void tc_opts_free(struct tc_opts *o);
 /* one option's data (@id, @size bytes in @buf, at file offset @off); tracecheck_opt.c */
+/* tc_clock_text - refuse a trace_clock text libtracecmd's parser would crash on */
+int tc_clock_text(struct tc_rd *r, const char *t, size_t len, uint64_t at, const char *what);
 int tc_option(struct tc_rd *r, struct tc_opts *o, uint16_t id, const unsigned char *buf,
 	      uint32_t size, uint64_t off);
 

@@ -155,6 +155,30 @@ static int string_opt(struct tc_rd *r, const unsigned char *p, uint32_t size, ui
 	return 0;
 }
 
+/*
+ * libtracecmd's tracecmd_parse_trace_clock() takes the first space-separated word of a
+ * trace_clock text that begins with '[' and sscanf()s what strtok_r(word, "[]") returns:
+ * NULL, and a crash, when the word is nothing but brackets (a fuzzer find: "[]").
+ */
+int tc_clock_text(struct tc_rd *r, const char *t, size_t len, uint64_t at, const char *what)
+{
+	size_t i = 0, s;
+
+	while (i < len && t[i]) {
+		while (i < len && t[i] == ' ')
+			i++;
+		for (s = i; i < len && t[i] && t[i] != ' '; i++)
+			;
+		if (s == i || t[s] != '[')
+			continue;
+		for (size_t j = s; j < i; j++)
+			if (t[j] != '[' && t[j] != ']')
+				return 0;
+		return tc_bad(r, at, "%s: the current clock '[...]' has no name", what);
+	}
+	return 0;
+}
+
 int tc_option(struct tc_rd *r, struct tc_opts *o, uint16_t id, const unsigned char *p,
 	      uint32_t size, uint64_t at)
 {
@@ -170,7 +194,8 @@ int tc_option(struct tc_rd *r, struct tc_opts *o, uint16_t id, const unsigned ch
 	case O_OFFSET:
 		return string_opt(r, p, size, at, "OFFSET");
 	case O_TRACECLOCK:
-		return string_opt(r, p, size, at, "TRACECLOCK");
+		return string_opt(r, p, size, at, "TRACECLOCK") ||
+		       tc_clock_text(r, (const char *)p, size, at, "TRACECLOCK option");
 	case O_UNAME:
 		return string_opt(r, p, size, at, "UNAME");
 	case O_VERSION:

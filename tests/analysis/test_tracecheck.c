@@ -177,6 +177,7 @@ static void test_recorded_v7(void **state)
 /* finding 2: options by id and size (the v6 fixture's TRACECLOCK, UNAME, CPUSTAT) */
 static void test_v6_options(void **state)
 {
+	unsigned char *p;
 	static const unsigned char clock[] = { 4, 0, 67, 0, 0, 0 }, uname[] = { 5, 0, 33, 0, 0, 0 },
 		cpustat[] = { 2, 0, 143, 0, 0, 0 };
 	struct tfile t;
@@ -201,6 +202,16 @@ static void test_v6_options(void **state)
 	/* session 4's find: libtracecmd's iterator read the absent CPU data (SIGSEGV) */
 	memcpy(find(&t, "flyrecord", 10), "latency  ", 10);
 	refused(&t, "latency.dat", "latency-format trace");
+	/* session 4: a clock word of brackets only made libtracecmd sscanf(NULL) */
+	t = load("analysis-thp-compact.v6.dat");
+	memcpy(find(&t, "[local]", 7), "[]     ", 7);	/* the TRACECLOCK option */
+	refused(&t, "clockopt.dat", "TRACECLOCK option: the current clock '[...]' has no name");
+	t = load("analysis-thp-compact.v6.dat");
+	p = find(&t, "[local]", 7) + 7;		/* the text after the CPU table */
+	p = memmem(p, t.len - (size_t)(p - t.d), "[local]", 7);
+	assert_non_null(p);
+	memcpy(p, "[[     ", 7);
+	refused(&t, "clocktext.dat", "trace_clock: the current clock '[...]' has no name");
 }
 
 /* the offset of the printk section of a v6 file: after the headers and the formats */
