@@ -53,23 +53,6 @@ static void fail(struct pstate *ps, int line, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
-
 static bool name_ok(const char *s)
 {
 	size_t i;
@@ -152,7 +135,7 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 		__attribute__((fallthrough));
 	case KT_STRING:
 		free(*(char **)field);
-		*(char **)field = xstrdup(value);
+		*(char **)field = cfg_xstrdup(value);
 		return 0;
 	case KT_ENUM:
 		for (i = 0; k->choices[i]; i++) {
@@ -164,7 +147,7 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 		enum_fail(ps, k, value, line);
 		return -1;
 	case KT_LIST: {
-		char **list = NULL, *dup = xstrdup(value), *tok, *save = NULL;
+		char **list = NULL, *dup = cfg_xstrdup(value), *tok, *save = NULL;
 		size_t n = 0;
 
 		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -174,8 +157,8 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 				tok[i - 1] = '\0';
 			if (!*tok)
 				continue;
-			list = xrealloc(list, (n + 2) * sizeof(*list));
-			list[n++] = xstrdup(tok);
+			list = cfg_xrealloc(list, (n + 2) * sizeof(*list));
+			list[n++] = cfg_xstrdup(tok);
 			list[n] = NULL;
 		}
 		free(dup);
@@ -251,7 +234,7 @@ static void open_section(struct pstate *ps, char *text)
 			return;
 		}
 	}
-	ps->seen = xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
+	ps->seen = cfg_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
 	if (asprintf(&ps->seen[ps->nr_seen++], "%s%s%s\x1f[", text, name ? " " : "",
 		     name ? name : "") < 0)
 		abort();
@@ -260,7 +243,7 @@ static void open_section(struct pstate *ps, char *text)
 	case SEC_KERNEL: {
 		struct cb_kernel *k;
 
-		cfg->kernels = xrealloc(cfg->kernels, (cfg->nr_kernels + 1) * sizeof(*k));
+		cfg->kernels = cfg_xrealloc(cfg->kernels, (cfg->nr_kernels + 1) * sizeof(*k));
 		k = &cfg->kernels[cfg->nr_kernels++];
 		memset(k, 0, sizeof(*k));
 		snprintf(k->name, sizeof(k->name), "%s", name);
@@ -273,7 +256,7 @@ static void open_section(struct pstate *ps, char *text)
 	case SEC_SETTING: {
 		struct cb_setting *s;
 
-		cfg->settings = xrealloc(cfg->settings, (cfg->nr_settings + 1) * sizeof(*s));
+		cfg->settings = cfg_xrealloc(cfg->settings, (cfg->nr_settings + 1) * sizeof(*s));
 		s = &cfg->settings[cfg->nr_settings++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", name);
@@ -284,7 +267,7 @@ static void open_section(struct pstate *ps, char *text)
 	case SEC_WORKLOAD: {
 		struct cb_workload *w;
 
-		cfg->workloads = xrealloc(cfg->workloads, (cfg->nr_workloads + 1) * sizeof(*w));
+		cfg->workloads = cfg_xrealloc(cfg->workloads, (cfg->nr_workloads + 1) * sizeof(*w));
 		w = &cfg->workloads[cfg->nr_workloads++];
 		memset(w, 0, sizeof(*w));
 		snprintf(w->name, sizeof(w->name), "%s", name);
@@ -342,7 +325,7 @@ static bool seen_key(struct pstate *ps, const char *section, const char *name)
 			return true;
 		}
 	}
-	ps->seen = xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
+	ps->seen = cfg_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
 	ps->seen[ps->nr_seen++] = tag;
 	return false;
 }
@@ -380,13 +363,13 @@ static void setting_key(struct pstate *ps, const char *name, const char *value)
 		fail(ps, ps->line, "[setting %s] key '%s': %s", s->name, name, why);
 		return;
 	}
-	s->knobs = xrealloc(s->knobs, (s->nr_knobs + 1) * sizeof(*ks));
+	s->knobs = cfg_xrealloc(s->knobs, (s->nr_knobs + 1) * sizeof(*ks));
 	ks = &s->knobs[s->nr_knobs++];
 	memset(ks, 0, sizeof(*ks));
 	ks->knob = knob;
 	snprintf(ks->arg, sizeof(ks->arg), "%s", arg);
-	ks->key = xstrdup(name);
-	ks->value = xstrdup(value);
+	ks->key = cfg_xstrdup(name);
+	ks->value = cfg_xstrdup(value);
 	ks->line = ps->line;
 }
 
@@ -443,11 +426,11 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 		return;
 	}
 	/* options are checked once the whole section is read: the program may come later */
-	ph->args = xrealloc(ph->args, (ph->nr_args + 1) * sizeof(*a));
+	ph->args = cfg_xrealloc(ph->args, (ph->nr_args + 1) * sizeof(*a));
 	a = &ph->args[ph->nr_args++];
 	memset(a, 0, sizeof(*a));
-	a->name = xstrdup(dot + 1);
-	a->value = xstrdup(value);
+	a->name = cfg_xstrdup(dot + 1);
+	a->value = cfg_xstrdup(value);
 	a->quick = quick;
 	a->line = ps->line;
 }
@@ -629,7 +612,7 @@ static void check_config(struct pstate *ps)
 			cfg->kernels[i].target = cfg->target;
 	if (!cfg->nr_kernels) {
 		/* no kernel named: the booted one, on the global target */
-		cfg->kernels = xrealloc(NULL, sizeof(*cfg->kernels));
+		cfg->kernels = cfg_xrealloc(NULL, sizeof(*cfg->kernels));
 		memset(cfg->kernels, 0, sizeof(*cfg->kernels));
 		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s", cb_cfg_target_names[cfg->target]);
 		cfg->kernels[0].target = cfg->target;
@@ -647,11 +630,11 @@ static void check_config(struct pstate *ps)
 					   cfg->workloads[i].kernels, cfg->workloads[i].kernels_line);
 	}
 	if (!cfg->name) {
-		char *dup = xstrdup(cfg->path), *base = basename(dup), *dot = strrchr(base, '.');
+		char *dup = cfg_xstrdup(cfg->path), *base = basename(dup), *dot = strrchr(base, '.');
 
 		if (dot && !strcmp(dot, ".ini"))
 			*dot = '\0';
-		cfg->name = xstrdup(base);
+		cfg->name = cfg_xstrdup(base);
 		free(dup);
 	}
 }
@@ -682,7 +665,7 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 	cfg = calloc(1, sizeof(*cfg));
 	if (!cfg)
 		abort();
-	cfg->path = xstrdup(path);
+	cfg->path = cfg_xstrdup(path);
 	hash_file(cfg, data, len);
 	ps.cfg = cfg;
 	ps.file = path;
@@ -762,46 +745,4 @@ void cb_config_free(struct cb_config *cfg)
 	free(cfg->name);
 	free(cfg->path);
 	free(cfg);
-}
-
-char **cb_phase_argv(const struct cb_phase *ph, const char *program_path, bool quick)
-{
-	char **argv = xrealloc(NULL, (2 * ph->nr_args + 2) * sizeof(*argv));
-	size_t n = 0, i, j;
-
-	argv[n++] = xstrdup(program_path);
-	for (i = 0; i < ph->nr_args; i++) {
-		const struct cb_wl_arg *a = &ph->args[i];
-		bool overridden = false;
-
-		if (a->quick && !quick)
-			continue;
-		for (j = 0; quick && !a->quick && j < ph->nr_args; j++)
-			overridden |= ph->args[j].quick && !strcmp(ph->args[j].name, a->name);
-		if (overridden)
-			continue;
-		if (a->opt && a->opt->type == WL_OPT_BOOL) {
-			/* a flag: present when true, absent when false */
-			if (!strcmp(a->value, "1") || !strcmp(a->value, "true") ||
-			    !strcmp(a->value, "yes")) {
-				if (asprintf(&argv[n++], "--%s", a->name) < 0)
-					abort();
-			}
-			continue;
-		}
-		if (asprintf(&argv[n++], "--%s", a->name) < 0)
-			abort();
-		argv[n++] = xstrdup(a->value);
-	}
-	argv[n] = NULL;
-	return argv;
-}
-
-void cb_argv_free(char **argv)
-{
-	if (!argv)
-		return;
-	for (size_t i = 0; argv[i]; i++)
-		free(argv[i]);
-	free(argv);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * config_int.h - what config.c (the parser), config_keys.c (the one key table) and
- * config_doc.c (`config doc`) share. Not for other modules: they use config.h.
+ * config_int.h - what config.c (the parser), config_keys.c (the one key table),
+ * config_doc.c (`config doc`) and config_argv.c (a phase's command line) share. Not for other modules: they use config.h.
  */
 #ifndef CB_CONFIG_INT_H
 #define CB_CONFIG_INT_H
@@ -10,6 +10,26 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* out of memory while parsing a config: nothing sensible is left to do (abort) */
+static inline void *cfg_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		abort();
+	return p;
+}
+
+static inline char *cfg_xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		abort();
+	return d;
+}
 
 enum cfg_sec { SEC_GLOBAL, SEC_KERNEL, SEC_SETTING, SEC_WORKLOAD, SEC_COLLECTOR, SEC_NONE };
 
