@@ -671,22 +671,6 @@ static void test_backoff_in_guest(void **state)
 	snprintf(log, sizeof(log), "%s/backoff.log", dir);
 	rc = qtest_run(log, args);
 	text = qtest_log(log);
-	if (rc && strstr(text, ".dgram.r1: FAILED") && strstr(text, "killed by signal 9")) {
-		/*
-		 * unix-dgram's order 2-3 skb heads are not "costly": when compaction cannot
-		 * make them on this fragmentation the allocator OOM-kills, and frag-anon is
-		 * the biggest process (seen in about 1 run of 3 on 6.1 and 6.12, patch on or
-		 * off). The cell is run again once (--resume); every cell must still end
-		 * complete, and the retry is said in the test's output.
-		 */
-		char *resume[] = { "run", cfg, "-o", out, "--resume", NULL };
-
-		print_message("a dgram cell's fragmenter was OOM-killed: that cell once more "
-			      "(run --resume)\n");
-		free(text);
-		rc = qtest_run(log, resume);
-		text = qtest_log(log);
-	}
 	free(text);
 	assert_int_equal(rc, 0);
 	snprintf(cell, sizeof(cell), "%s/demand.on.unmeetable.r1", out);
