@@ -88,25 +88,57 @@ static int plot(const char *dir)
 	return fx_quiet(cmd_plot, 2, argv, NULL);
 }
 
-/* whether @dir/charts/@file.svg says @text; every chart's PNG and SVG must be there */
+/* every chart's PNG and SVG must be there: @dir/charts/@file.png and .svg, drawn */
+static void chart_drawn(const char *dir, const char *file)
+{
+	char path[900], *data;
+	size_t len = 0;
+
+	snprintf(path, sizeof(path), "%s/charts/%s.png", dir, file);
+	data = cb_read_file(path, &len);
+	assert_non_null(data);
+	assert_true(len > 1000);
+	free(data);
+	snprintf(path, sizeof(path), "%s/charts/%s.svg", dir, file);
+	data = cb_read_file(path, &len);
+	assert_non_null(data);
+	assert_non_null(strstr(data, "</svg>"));
+	free(data);
+}
+
+/* whether @dir/charts/@file.svg says @text (chart_drawn first) */
 static bool chart_says(const char *dir, const char *file, const char *text)
 {
 	char path[900], *svg;
-	size_t len = 0;
 	bool says;
 
-	snprintf(path, sizeof(path), "%s/charts/%s.png", dir, file);
-	svg = cb_read_file(path, &len);
-	assert_non_null(svg);
-	assert_true(len > 1000);
-	free(svg);
+	chart_drawn(dir, file);
 	snprintf(path, sizeof(path), "%s/charts/%s.svg", dir, file);
-	svg = cb_read_file(path, &len);
+	svg = cb_read_file(path, NULL);
 	assert_non_null(svg);
-	assert_non_null(strstr(svg, "</svg>"));
 	says = strstr(svg, text) != NULL;
 	free(svg);
 	return says;
+}
+
+/*
+ * the values @dir/charts/@file.dat plots, the chart's data: its lines that are neither
+ * comments nor empty, each ended by a newline, asserted equal to @want
+ */
+static void chart_plots(const char *dir, const char *file, const char *want)
+{
+	char path[900], *dat, *line, *save = NULL, got[4096] = "";
+	size_t at = 0;
+
+	snprintf(path, sizeof(path), "%s/charts/%s.dat", dir, file);
+	dat = cb_read_file(path, NULL);
+	assert_non_null(dat);
+	for (line = strtok_r(dat, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (line[0] != '#')
+			at += snprintf(got + at, sizeof(got) - at, "%s\n", line);
+	assert_true(at < sizeof(got));
+	free(dat);
+	assert_string_equal(got, want);
 }
 
 static bool have_gnuplot(void)
@@ -132,7 +164,24 @@ static void test_no_stalls(void **state)
 	d = make_run("idle", 0);
 	assert_int_equal(plot(d), 0);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		chart_says(d, files[i], "");
+		chart_drawn(d, files[i]);
+	/*
+	 * what is plotted: per setting a and b the median and its CI of every cell's 0 (null:
+	 * nan, which gnuplot leaves out), no stall for the CDF, its marks and the histogram,
+	 * no CPU and no stall time for b's cost point (then its point type and colour), and
+	 * at both samples (0 s and 1 s) no free order-9 block and no free MiB at orders 1-4
+	 */
+	chart_plots(d, "stall-count", "\"host\" 0 0 0 0 0 0\n");
+	chart_plots(d, "stall-time", "\"host\" 0 0 0 0 0 0\n");
+	chart_plots(d, "stall-per-1k", "\"host\" 0 0 0 0 0 0\n");
+	chart_plots(d, "stall-p99", "\"host\" nan nan nan nan nan nan\n");
+	chart_plots(d, "thp-success", "\"host\" nan nan nan nan nan nan\n");
+	chart_plots(d, "stall-cdf", "");
+	chart_plots(d, "stall-cdf-marks", "");
+	chart_plots(d, "stall-hist", "");
+	chart_plots(d, "cost", "idle host b 0 0 7 15113984\n");
+	chart_plots(d, "timeline-0", "0.000 0 0\n1.000 0 0\nNaN NaN\nNaN NaN\n");
+	chart_plots(d, "timeline-1", "0.000 0 0\n1.000 0 0\nNaN NaN\nNaN NaN\n");
 	assert_true(chart_says(d, "stall-cdf", "no stalls"));
 	assert_true(chart_says(d, "stall-p99", "no value in these runs"));
 	assert_true(chart_says(d, "stall-count", "all 0"));
@@ -158,6 +207,17 @@ static void test_with_stalls(void **state)
 	assert_false(chart_says(d, "stall-per-1k", "all 0"));
 	assert_false(chart_says(d, "thp-success", "no value"));
 	assert_false(chart_says(d, "cost", "no stalls avoided"));
+	/*
+	 * the plotted values: setting a's cells have 10, 11, 12 stalls, b's 13, 14, 15 (median,
+	 * CI low, CI high), 30 us each; p99 90 us, 2.5 per 1000 allocations, THP 75%; b's cost
+	 * point: 1 ms more CPU (2 ms against 1 ms) for -0.09 ms of stall time avoided
+	 */
+	chart_plots(d, "stall-count", "\"host\" 11 10 12 14 13 15\n");
+	chart_plots(d, "stall-time", "\"host\" 0.33 0.3 0.36 0.42 0.39 0.45\n");
+	chart_plots(d, "stall-p99", "\"host\" 90 90 90 90 90 90\n");
+	chart_plots(d, "stall-per-1k", "\"host\" 2.5 2.5 2.5 2.5 2.5 2.5\n");
+	chart_plots(d, "thp-success", "\"host\" 75 75 75 75 75 75\n");
+	chart_plots(d, "cost", "idle host b 1 -0.09 7 15113984\n");
 	/* no trace.dat in these cells: the CDF has no stall to draw and says so */
 	assert_true(chart_says(d, "stall-cdf", "no stalls"));
 }
