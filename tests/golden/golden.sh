@@ -90,7 +90,8 @@ ln -s "$SRC/configs" configs || exit 1
 printf '[global]\nreps = 3\nfoo = 1\n' > bad-key.ini
 printf '[global]\nreps = many\n' > bad-value.ini
 printf '[kernel k]\ntarget = ssh\n[setting s]\n[workload w]\ndemand = thp-demand\n' > bad-ssh.ini
-printf '[kernel k]\n[setting s]\nwmark.period = 1s\n[workload w]\ndemand = thp-demand\n' > bad-wmark.ini
+printf '[kernel k]\n[setting s]\nwmark.period = 1s\n[workload w]\ndemand = thp-demand\n' \
+	> bad-wmark.ini
 printf '[global]\nreps = 2\n[nonsense x]\n' > bad-section.ini
 # a config whose check needs no host: an ssh kernel, knobs checked on the lab machine later
 cat > ssh.ini <<'EOF'
