@@ -4,6 +4,7 @@
  * version 6 layout, and every ring-buffer page of every CPU (version 7's are found by
  * tracecheck_v7.c and decompressed here).
  */
+#include "rb_page.h"
 #include "tracecheck_int.h"
 
 #include <errno.h>
@@ -16,9 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MISSING_EVENTS (1ULL << 31)	/* kbuffer-parse.c */
-#define MISSING_STORED (1ULL << 30)
-#define COMMIT_MASK ((1U << 27) - 1)
 #define TYPE_PADDING 29
 #define TYPE_TIME_EXTEND 30
 #define TYPE_TIME_STAMP 31
@@ -59,13 +57,13 @@ long cb_tracecheck_page(const unsigned char *page, unsigned int page_size, int c
 	}
 	cap = page_size - start;
 	flags = rdlong(page + 8, csize, big);
-	commit = (unsigned int)flags & COMMIT_MASK;
+	commit = (unsigned int)flags & RB_COMMIT_MASK_KBUFFER;
 	if (commit > cap) {
 		snprintf(why, whylen, "page header commit %u exceeds the page's %u data bytes",
 			 commit, cap);
 		return -1;
 	}
-	if ((flags & MISSING_EVENTS) && (flags & MISSING_STORED) && commit + csize > cap) {
+	if ((flags & RB_MISSED_EVENTS) && (flags & RB_MISSED_STORED) && commit + csize > cap) {
 		snprintf(why, whylen, "the missed-events count after commit %u lies past the page",
 			 commit);
 		return -1;

@@ -10,6 +10,7 @@
  *   number of missed events stored after the data when RB_MISSED_STORED is set).
  */
 #include "collector_int.h"
+#include "rb_page.h"
 #include "util.h"
 
 #include <errno.h>
@@ -26,10 +27,6 @@
 
 #define PAGES_PER_TURN 64		/* pages taken from one CPU before visiting the next */
 
-/* the flag bits of a ring-buffer page's commit word (kernel/trace/ring_buffer.c) */
-#define RB_MISSED_EVENTS (1ULL << 31)	/* events were lost before this page */
-#define RB_MISSED_STORED (1ULL << 30)	/* their count is stored after the data */
-#define RB_COMMIT_MASK ((1ULL << 30) - 1)
 #define PAGE_HDR 16			/* u64 timestamp + u64 commit (64-bit kernels) */
 
 static int drain_fail(struct cb_collector *c, const char *fmt, ...)
