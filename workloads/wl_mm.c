@@ -2,7 +2,6 @@
 /*
  * wl_mm.c - reading the kernel's memory state for the workload programs.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,57 +10,38 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "frag.h"
 #include "util.h"
+#include "vmstat.h"
 #include "wl_json.h"
 #include "wl_mm.h"
 
 #define PM_PRESENT (1ULL << 63)
 #define PM_PFN_MASK ((1ULL << 55) - 1)
 
-/* one "Node 0, zone   Normal  465 62 ..." line; returns 0, or -1 if it is not one */
-static int parse_buddy_line(const char *line, struct wl_buddy_zone *z)
-{
-	const char *p;
-	char *end;
-	int used = 0;
-
-	memset(z, 0, sizeof(*z));
-	if (sscanf(line, "Node %d, zone %31s%n", &z->node, z->zone, &used) != 2 || !used)
-		return -1;
-	p = line + used;
-	while (z->norders < WL_BUDDY_MAX_ORDERS) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			break;
-		z->free[z->norders++] = strtoull(p, &end, 10);
-		p = end;
-	}
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return z->norders && (!*p || *p == '\n') ? 0 : -1;
-}
-
 /*
  * wl_buddyinfo_parse - parse the text of /proc/buddyinfo into @zones (at most @max)
  * Returns the number of zones, or -1 with errno EINVAL on a line it cannot read.
+ * The parsing is harness/lib's (cb_buddyinfo_parse), which the analysis reads snapshots
+ * with; this only copies its zones into the workloads' struct.
  */
 int wl_buddyinfo_parse(const char *text, struct wl_buddy_zone *zones, int max)
 {
-	const char *line = text;
-	int n = 0;
+	struct cb_zone_free z[WL_BUDDY_MAX_ZONES];
+	int n, i, o;
 
-	while (line && *line) {
-		const char *next = strchr(line, '\n');
-
-		if (*line != '\n') {
-			if (n >= max || parse_buddy_line(line, &zones[n]) < 0) {
-				errno = EINVAL;
-				return -1;
-			}
-			n++;
-		}
-		line = next ? next + 1 : NULL;
+	n = cb_buddyinfo_parse(text, z, max < WL_BUDDY_MAX_ZONES ? max : WL_BUDDY_MAX_ZONES, NULL);
+	if (n < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		memset(&zones[i], 0, sizeof(zones[i]));
+		zones[i].node = z[i].node;
+		snprintf(zones[i].zone, sizeof(zones[i].zone), "%s", z[i].zone);
+		zones[i].norders = z[i].norders;
+		for (o = 0; o < z[i].norders; o++)
+			zones[i].free[o] = z[i].nr_free[o];
 	}
 	return n;
 }
@@ -134,24 +114,24 @@ struct json_object *wl_buddyinfo_json(const char *when, const struct wl_buddy_zo
  */
 int wl_vmstat_read(const char *root, const char *const *keys, long long *values)
 {
-	char path[PATH_MAX], *text, *line;
+	struct cb_vmstat v;
+	char path[PATH_MAX], *text;
 	size_t i;
+	int ret;
 
 	if (cb_path(path, sizeof(path), "%s/proc/vmstat", root ? root : "") < 0)
 		return -1;
 	text = cb_read_file(path, NULL);
 	if (!text)
 		return -1;
-	for (i = 0; keys[i]; i++)
-		values[i] = -1;
-	for (line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		size_t klen = strcspn(line, " ");
-
-		for (i = 0; keys[i]; i++)
-			if (strlen(keys[i]) == klen && !strncmp(line, keys[i], klen))
-				values[i] = strtoll(line + klen, NULL, 10);
-	}
+	ret = cb_vmstat_parse(text, &v, NULL); /* harness/lib's parser, as the analysis's */
 	free(text);
+	if (ret < 0)
+		return -1;
+	for (i = 0; keys[i]; i++)
+		if (cb_vmstat_get(&v, keys[i], &values[i]) < 0)
+			values[i] = -1;
+	cb_vmstat_free(&v);
 	return 0;
 }
 

@@ -32,7 +32,7 @@ static int write_cdf_block(FILE *f, FILE *marks, const struct pl_ctx *c, int w, 
 		if (i + 1 == ps->n || ps->ns[i + 1] != ps->ns[i])
 			fprintf(f, "%.3f %.6f\n", fmax(ps->ns[i], 1) / 1e3, (double)(i + 1) / ps->n);
 	fprintf(f, "\n\n");
-	/* the same quantile definition as the summaries (analysis/stalls.c) */
+	/* the same quantile definition as the summaries (analysis/core/stalls.c) */
 	p50 = gsl_stats_quantile_from_sorted_data(ps->ns, 1, ps->n, 0.5);
 	p99 = gsl_stats_quantile_from_sorted_data(ps->ns, 1, ps->n, 0.99);
 	fprintf(marks, "%s %s %s %.3f %.3f\n", c->workload[w], c->kernel[k], c->setting[s],

@@ -36,7 +36,7 @@ static const struct attr_style {
 };
 
 #define MAX_ORDERS 11
-#define MAX_WAVES 2000		/* as the analyzer keeps (analysis/waves.h) */
+#define MAX_WAVES 2000		/* as the analyzer keeps (analysis/core/waves.h) */
 #define WAVE_RGB "#56B4E9"	/* Okabe-Ito sky blue, a colour no setting line uses here */
 
 /* the waves of the drawn cell, seconds since the window began */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * synth_trace.h - the synthetic trace writer of the analysis tests: events with chosen
- * timestamps, pids and fields, written by the collector's writer (harness/tracedat.h)
+ * timestamps, pids and fields, written by the collector's writer (harness/collector/tracedat.h)
  * against the 6.18 event formats in tests/fixtures/analysis-tracing-6.18; put() for the
  * files of a cell around it and jget() to read its summary.json back. Included by
  * test_synth_trace.c and test_waves.c (each test is its own program).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_agentdata.c - the agent's sampler (harness/sampler.c) on a fake /proc and /sys tree
+ * test_agentdata.c - the agent's sampler (harness/agent/sampler.c) on a fake /proc and /sys tree
  * and the analyzer's reading of what it wrote, against values worked out by hand: the
  * kernel's fragmentation score, kcompactd/khugepaged CPU time (schedstat and the stat
  * fallback), RAPL energy across a counter wrap, the modeled energy.
@@ -123,7 +123,7 @@ static void test_cpu_and_energy_parsers(void **state)
 	assert_int_equal(bad, 1);
 
 	/* a wrap: 999 J before, 1 J after, range 1000 J: 2 J */
-	/* the counter counts 0..max: a wrap adds max + 1 - before (analysis/energy.h) */
+	/* the counter counts 0..max: a wrap adds max + 1 - before (harness/lib/energy.h) */
 	assert_int_equal(cb_energy_delta_uj(999000000, 1000000, 1000000000), 2000001);
 	assert_int_equal(cb_energy_delta_uj(5, 9, 1000), 4);
 	assert_int_equal(cb_energy_parse("intel-rapl:0 package-0 999000000 1000000000\n"

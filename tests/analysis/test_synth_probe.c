@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_synth_probe.c - the probe method on a trace.dat written by the collector's writer
- * (harness/tracedat.h) with chosen timestamps, against the 6.18 formats of
+ * (harness/collector/tracedat.h) with chosen timestamps, against the 6.18 formats of
  * tests/fixtures/analysis-tracing-6.18 and the kprobe/kretprobe formats of the collector's
  * probes there (events/compactbench_4242, shaped as the kernel writes them): exactly the
  * stalls written come back (count, duration, direct compaction and reclaim time, pid, comm,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_synth_trace.c - a trace.dat with known stalls, written by the collector's writer
- * (harness/tracedat.h) with chosen timestamps against the 6.18 event formats in
+ * (harness/collector/tracedat.h) with chosen timestamps against the 6.18 event formats in
  * tests/fixtures/analysis-tracing-6.18, must give back exactly those stalls, origins,
  * attributions, work and allocation counts; a cell made of it (with the sampler's files)
  * must give the same in summary.json; corrupt pages must be refused with the file, offset

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_waves.c - the wave cutter, readiness and the break-up estimate (analysis/waves.h)
+ * test_waves.c - the wave cutter, readiness and the break-up estimate (analysis/core/waves.h)
  * against answers worked out by hand:
  *
  *  - a synthetic trace (synth_trace.h) with nine THP stalls at known times and durations, a

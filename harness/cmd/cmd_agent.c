@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_agent.c - `compactbench agent CONFIG CELL_ID OUTDIR`: one cell of a matrix, run on
+ * the kernel this program runs on. Inside a qemu guest this is what /init starts; it is
+ * the host target's own code (knobs through the journal, start state, cb_agent_run_cell),
+ * so a guest cell produces the same files as a host cell.
+ */
+#include "cmd.h"
+#include "agent.h"
+#include "collector.h"
+#include "matrix.h"
+#include "run.h"
+#include "target.h"
+#include "util.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cmd_agent(int argc, char **argv);
+
+static const char agent_usage[] =
+	"usage: compactbench agent [--quick] CONFIG CELL_ID OUTDIR\n"
+	"\n"
+	"Run the one cell CELL_ID (<kernel>.<setting>.<workload>.r<rep>) of the matrix CONFIG\n"
+	"on the running kernel and write its directory OUTDIR/CELL_ID: the setting's knobs are\n"
+	"set through the restore journal and put back after, exactly as the host target does.\n"
+	"This is what runs inside a qemu guest and, over ssh, on a lab machine; it works on the\n"
+	"host too (as root). SIGINT, SIGTERM, SIGHUP (the ssh session died) and SIGPIPE stop\n"
+	"the cell and restore the knobs.\n"
+	"\n"
+	"Exit: 0 the cell completed, 1 it failed, 2 bad input.\n";
+
+static void on_signal(int sig)
+{
+	cb_interrupted = sig;
+}
+
+/* the repetition is the id's ".r<N>" tail: expanding that many reps yields the cell */
+static const struct cb_cell *find_cell(const struct cb_config *cfg, const char *id,
+				       struct cb_cell **cells)
+{
+	const char *r = strrchr(id, '.');
+	long long reps;
+	size_t nr;
+
+	if (!r || r[1] != 'r' || cb_parse_long(r + 2, 1, 100000, &reps) < 0)
+		return NULL;
+	*cells = cb_matrix_expand(cfg, (long)reps, &nr);
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp((*cells)[i].id, id))
+			return &(*cells)[i];
+	return NULL;
+}
+
+static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *outdir)
+{
+	const struct cb_target_ops *ops = &cb_target_host;
+	struct sigaction sa = { .sa_handler = on_signal };
+	char cell_dir[PATH_MAX];
+	int rc;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/*
+	 * The ssh target runs us as the leader of a pty session: a dead session (ssh killed,
+	 * link down) is a SIGHUP, and writing to the hung-up terminal may raise SIGPIPE. Both
+	 * stop the cell like SIGTERM, so the knobs are restored. Caught, not ignored: the
+	 * workload programs get the default actions back at exec.
+	 */
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", outdir, cell->id) < 0 ||
+	    cb_mkdir_p(cell_dir) < 0) {
+		cb_log("agent: %s/%s: cannot create: %s", outdir, cell->id, strerror(errno));
+		return 1;
+	}
+	if (cb_journal_open(&run->journal, NULL) < 0) {
+		cb_log("agent: cannot open the restore journal: %s", strerror(errno));
+		return 1;
+	}
+	if (cb_collector_cleanup_stale(cb_log_line) < 0)
+		cb_log("agent: could not look for stale tracefs instances: %s", strerror(errno));
+	if (ops->prepare(run) < 0) {
+		cb_log("agent: %s", run->err);
+		return 1;
+	}
+	rc = ops->run_cell(run, cell, cell_dir);
+	if (rc < 0)
+		cb_log("agent: cell %s failed: %s", cell->id, run->err);
+	ops->teardown(run);
+	cb_agent_timing_final(run, cell_dir);
+	return rc < 0 ? 1 : 0;
+}
+
+int cmd_agent(int argc, char **argv)
+{
+	struct cb_run run = { .root = "" };
+	struct cb_cell *cells = NULL;
+	const struct cb_cell *cell;
+	struct cb_config *cfg;
+	char err[2048];
+	int a = 1, rc;
+
+	/* the agent's own stopwatch (meta.json "timing"), from its exec on */
+	cb_timing_start_at_exec(&run.timing);
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(agent_usage, stdout);
+		return 0;
+	}
+	if (a < argc && !strcmp(argv[a], "--quick")) {
+		run.quick = true;
+		a++;
+	}
+	if (argc - a != 3) {
+		fputs(agent_usage, stderr);
+		return 2;
+	}
+	cfg = cb_config_load(argv[a], err, sizeof(err));
+	if (!cfg) {
+		cb_log("%s", err);
+		return 2;
+	}
+	cell = find_cell(cfg, argv[a + 1], &cells);
+	if (!cell) {
+		cb_log("agent: %s: no cell %s in this matrix", argv[a], argv[a + 1]);
+		rc = 2;
+		goto out;
+	}
+	run.cfg = cfg;
+	if (cb_find_workloads(&run) < 0) {
+		cb_log("agent: cannot find the workload programs: %s", strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	/* the first line on the console: bench/boot measures the time to it */
+	cb_log("agent: cell %s starting", cell->id);
+	rc = run_one(&run, cell, argv[a + 2]);
+	cb_log("agent: cell %s %s", cell->id, rc ? "failed" : "done");
+out:
+	json_object_put(run.knobs);
+	free(cells);
+	cb_config_free(cfg);
+	return rc;
+}

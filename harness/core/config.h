@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * config.h - matrix config files (INI, read with libinih), in the spirit of fio job files.
+ *
+ *   [global]            reps, target, start state, memory limit, timeouts
+ *   [kernel NAME]       where cells run (target: host, qemu, ssh) and which kernel that must be
+ *   [setting NAME]      a set of knobs (see knobs.h)
+ *   [workload NAME]     phases: fragment = PROGRAM, fragment.OPTION = VALUE, demand = ...
+ *   [collector]         events, buffer size
+ *
+ * One table of keys (cb_config_keys) drives parsing, the FILE:LINE errors and the key
+ * reference in configs/README.md (`compactbench config --doc`). Values are stored as text
+ * and handed to programs as separate argv entries: nothing goes through a shell.
+ */
+#ifndef CB_CONFIG_H
+#define CB_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "knobs.h"
+#include "wl_info.h"
+
+#define CB_NAME_MAX 64
+
+enum cb_target_kind { CB_TARGET_HOST, CB_TARGET_QEMU, CB_TARGET_SSH, CB_NR_TARGETS };
+
+enum cb_start_state {
+	CB_START_DROP_COMPACT, /* drop clean caches, then compact every node */
+	CB_START_DROP,	       /* drop clean caches only */
+	CB_START_NONE,	       /* leave memory as the previous cell left it */
+};
+
+struct cb_kernel {
+	char name[CB_NAME_MAX];
+	enum cb_target_kind target;
+	char *release; /* expected `uname -r`, or NULL for whatever is booted */
+	char *recipe;  /* qemu: the kernel recipe (kernel_build.h), as written in the file */
+	int recipe_line; /* the line of `recipe`, 0 if none */
+	char *memory;  /* qemu: guest memory, size text */
+	long cpus;     /* qemu: guest CPUs */
+	double boot_timeout_s; /* qemu: the agent must start within this */
+	char *host;	       /* ssh: [user@]host */
+	long port;	       /* ssh: 0 for ssh's own default */
+	char *identity;	       /* ssh: private key file, as written in the file */
+	char *remote_dir;      /* ssh: the remote work directory */
+	char *remote_state_dir; /* ssh: the remote agent's COMPACTBENCH_STATE_DIR, or NULL */
+	char **ssh_options;    /* ssh: extra -o KEY=VALUE options, NULL-terminated, or NULL */
+	int line;
+};
+
+struct cb_knob_setting {
+	const struct cb_knob *knob;
+	char arg[32]; /* the SIZE of a pattern knob */
+	char *key;
+	char *value;
+	int line;
+};
+
+/*
+ * The user-space emulation of the compact_wmark proposal (harness/agent/wmark.h): every period,
+ * compaction is asked for on each node holding fewer than count free blocks of order.
+ * Set by the three wmark.* keys together; period_s == 0 means no policy.
+ */
+struct cb_wmark_setting {
+	double period_s;
+	long order;
+	long count;
+	int line; /* of the first wmark.* key, 0 when none is set */
+};
+
+struct cb_setting {
+	char name[CB_NAME_MAX];
+	struct cb_knob_setting *knobs;
+	size_t nr_knobs;
+	char **kernels;	/* `kernels =`: the [kernel] names it runs on, NULL-terminated; NULL: all */
+	int kernels_line;
+	struct cb_wmark_setting wmark;
+	bool has_wmark_key[3]; /* period, order, count: which of the three were given */
+	int line;
+};
+
+struct cb_wl_arg {
+	const struct wl_option *opt;
+	char *name;
+	char *value;
+	bool quick; /* a quick.PHASE.OPTION override, used with --quick */
+	int line;
+};
+
+struct cb_phase {
+	const struct wl_info *wl; /* NULL if the workload has no such phase */
+	struct cb_wl_arg *args;
+	size_t nr_args;
+	int line;
+};
+
+/*
+ * The phases of a workload. companion: a second demand program started with the demand
+ * (THP faults and kernel order 1-4 allocations at once); the demand phase ends when both do.
+ */
+enum { CB_PHASE_FRAGMENT, CB_PHASE_DEMAND, CB_PHASE_BACKGROUND, CB_PHASE_COMPANION, CB_NR_PHASES };
+
+struct cb_workload {
+	char name[CB_NAME_MAX];
+	struct cb_phase phase[CB_NR_PHASES];
+	double timeout_s;	/* a demand phase running longer is stopped and the cell fails */
+	double ready_timeout_s; /* a fragmenter must say ready within this */
+	double settle_s;	/* pause between the fragmenter's ready and the demand */
+	char **kernels;	/* `kernels =`: the [kernel] names it runs on, NULL-terminated; NULL: all */
+	int kernels_line;
+	int line;
+};
+
+struct cb_config {
+	char *path;
+	char *name;	      /* [global] name, default: the file's base name without .ini */
+	char sha256[65];      /* of the file's bytes */
+	long reps;
+	long quick_reps;
+	enum cb_target_kind target;
+	enum cb_start_state start_state;
+	char *memory_limit;   /* size text, NULL: no limit */
+	double cooldown_s;
+	double samples_period_s; /* the agent's samples.csv period (sampler.h) */
+	char *output;	      /* results directory root */
+	/* [collector] */
+	char **events;	      /* NULL-terminated, NULL: the collector's defaults */
+	long buffer_kb;
+	long poll_ms;
+
+	struct cb_kernel *kernels;
+	size_t nr_kernels;
+	struct cb_setting *settings;
+	size_t nr_settings;
+	struct cb_workload *workloads;
+	size_t nr_workloads;
+};
+
+/*
+ * cb_config_load - parse and check @path.
+ * Returns the config, or NULL with "FILE:LINE: key 'K': what is wrong" in @err; nothing is
+ * half-loaded: any error rejects the whole file.
+ */
+struct cb_config *cb_config_load(const char *path, char *err, size_t errlen);
+
+/* cb_setting_on_kernel - true when @s runs on @k (its `kernels` list names it, or it has none) */
+bool cb_setting_on_kernel(const struct cb_setting *s, const struct cb_kernel *k);
+
+/* cb_workload_on_kernel - true when @w runs on @k (its `kernels` list names it, or it has none) */
+bool cb_workload_on_kernel(const struct cb_workload *w, const struct cb_kernel *k);
+
+/* cb_cell_wanted - true when both @s and @w run on @k: the matrix makes that cell */
+bool cb_cell_wanted(const struct cb_kernel *k, const struct cb_setting *s,
+		    const struct cb_workload *w);
+
+/* cb_config_free - free a config from cb_config_load (NULL is fine) */
+void cb_config_free(struct cb_config *cfg);
+
+/*
+ * cb_config_doc - write the key reference (markdown) generated from the key, knob and
+ * workload tables to @out; configs/README.md embeds it and a test keeps the two equal.
+ */
+void cb_config_doc(FILE *out);
+
+/*
+ * cb_phase_argv - the argv of a phase: PROGRAM-PATH, then "--OPTION" "VALUE" per argument
+ * (quick overrides replacing normal ones when @quick). NULL-terminated, malloc'ed; free
+ * with cb_argv_free. @program_path is the program's file.
+ */
+char **cb_phase_argv(const struct cb_phase *ph, const char *program_path, bool quick);
+
+/* cb_argv_free - free an argv from cb_phase_argv */
+void cb_argv_free(char **argv);
+
+#endif

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * config_keys.c - the one table of config keys (section, name, type, default, range,
+ * where it is stored, help): config.c parses with it, config_doc.c documents it.
+ */
+#include "config_int.h"
+
+const char *const cb_cfg_sec_names[] = { "global", "kernel", "setting", "workload", "collector" };
+const bool cb_cfg_sec_named[] = { false, true, true, true, false };
+
+const char *const cb_cfg_target_names[] = { "host", "qemu", "ssh", NULL };
+static const char *const start_names[] = { "drop-compact", "drop", "none", NULL };
+
+#define CFG(f) KB_CONFIG, offsetof(struct cb_config, f)
+#define KRN(f) KB_KERNEL, offsetof(struct cb_kernel, f)
+#define WKL(f) KB_WORKLOAD, offsetof(struct cb_workload, f)
+#define SET(f) KB_SETTING, offsetof(struct cb_setting, f)
+
+#define WMARK_WHAT "user-space emulation of the compact_wmark proposal (M. Hocko, LSF/MM 2017; harness/agent/wmark.h): "
+
+const struct cfg_key cb_cfg_keys[] = {
+	{ SEC_GLOBAL, "name", KT_STRING, NULL, 0, 0, NULL, CFG(name),
+	  "name of the matrix, used in the run directory's name (default: the file's base name)" },
+	{ SEC_GLOBAL, "reps", KT_INT, "3", 1, 1000, NULL, CFG(reps),
+	  "repetitions of every cell; runs are interleaved: rep 1 of every cell, then rep 2, ..." },
+	{ SEC_GLOBAL, "quick_reps", KT_INT, "1", 1, 1000, NULL, CFG(quick_reps),
+	  "repetitions with `run --quick`" },
+	{ SEC_GLOBAL, "target", KT_ENUM, "host", 0, 0, cb_cfg_target_names, CFG(target),
+	  "default target of kernels that name none: host (the booted kernel), qemu or ssh" },
+	{ SEC_GLOBAL, "start_state", KT_ENUM, "drop-compact", 0, 0, start_names, CFG(start_state),
+	  "memory state before each cell: drop-compact (drop clean caches, compact every node), "
+	  "drop, or none" },
+	{ SEC_GLOBAL, "memory_limit", KT_SIZE, NULL, 64 << 20, 0, NULL, CFG(memory_limit),
+	  "leave about this much memory available to the cell (fraction of MemTotal or bytes) by "
+	  "reserving the rest as hugetlb pages (vm.nr_hugepages, restored after): fragmenting a "
+	  "24 GiB machine then takes seconds, not minutes" },
+	{ SEC_GLOBAL, "cooldown", KT_DURATION, "0", 0, 3600000, NULL, CFG(cooldown_s),
+	  "pause after the start state is reached, before the cell starts" },
+	{ SEC_GLOBAL, "samples.period", KT_DURATION, "250ms", 10, 10000, NULL, CFG(samples_period_s),
+	  "how often the agent samples /proc/buddyinfo into samples.csv during the phases "
+	  "(10ms..10s); the break-up estimate (analysis/README.md) wants 100ms or less. Each "
+	  "sample reads buddyinfo under every zone's lock: measured here 66 us of CPU a sample, "
+	  "0.17% of a CPU at 100ms, so the default stays 250ms and recurring-demand configs set "
+	  "100ms" },
+	{ SEC_GLOBAL, "output", KT_STRING, "results", 0, 0, NULL, CFG(output),
+	  "directory under which run directories are made (run -o overrides)" },
+	{ SEC_KERNEL, "target", KT_ENUM, NULL, 0, 0, cb_cfg_target_names, KRN(target),
+	  "where this kernel's cells run (default: [global] target): host, qemu (needs recipe) or "
+	  "ssh (needs host)" },
+	{ SEC_KERNEL, "release", KT_STRING, NULL, 0, 0, NULL, KRN(release),
+	  "host target: the `uname -r` of the kernel these cells need (`uname -rv` to tell two "
+	  "builds of one release apart); with another kernel booted they are pending (run "
+	  "--resume after booting it)" },
+	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, KRN(recipe),
+	  "qemu target: the kernel recipe (configs/kernels/NAME.ini; relative to this file's "
+	  "directory) built, cached and booted for this kernel's cells" },
+	{ SEC_KERNEL, "memory", KT_SIZE, "2G", 64 << 20, 1LL << 40, NULL, KRN(memory),
+	  "qemu target: guest memory (bytes like 2G, or a fraction of the host's MemTotal)" },
+	{ SEC_KERNEL, "cpus", KT_INT, "2", 1, 64, NULL, KRN(cpus),
+	  "qemu target: guest CPUs" },
+	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 1000, 86400000, NULL, KRN(boot_timeout_s),
+	  "qemu target: a guest whose agent has not started within this is killed and the cell "
+	  "fails with the console's tail; the agent then gets the workload's timeouts" },
+	{ SEC_SETTING, "kernels", KT_LIST, NULL, 0, 0, NULL, SET(kernels),
+	  "comma-separated [kernel] names this setting runs on (default: every kernel); the "
+	  "matrix skips its other cells and the run's first line says how many and why (for "
+	  "knobs only some kernels have)" },
+	{ SEC_SETTING, "wmark.period", KT_DURATION, NULL, 10, 3600000, NULL, SET(wmark.period_s),
+	  WMARK_WHAT "how often the agent checks /proc/buddyinfo, from the fragment phase's start "
+	  "to the demand's end (10ms..1h; wmark.period, wmark.order and wmark.count go together)" },
+	{ SEC_SETTING, "wmark.order", KT_INT, NULL, 1, 10, NULL, SET(wmark.order),
+	  WMARK_WHAT "the block order watched (a larger free block counts as the blocks of this "
+	  "order it holds)" },
+	{ SEC_SETTING, "wmark.count", KT_INT, NULL, 1, 1000000000, NULL, SET(wmark.count),
+	  WMARK_WHAT "a node with fewer free blocks of the order is compacted (its "
+	  "/sys/devices/system/node/nodeN/compact, else /proc/sys/vm/compact_memory) in the "
+	  "policy's thread, whose CPU time is the metric cpu_policy_ns" },
+	{ SEC_KERNEL, "host", KT_STRING, NULL, 0, 0, NULL, KRN(host),
+	  "ssh target: the lab machine, [user@]host as ssh takes it (root there: the agent sets "
+	  "sysctls); runs with BatchMode=yes, so a key must log in without a prompt" },
+	{ SEC_KERNEL, "port", KT_INT, NULL, 1, 65535, NULL, KRN(port),
+	  "ssh target: the ssh port (default: ssh's own, 22 or ~/.ssh/config)" },
+	{ SEC_KERNEL, "identity", KT_STRING, NULL, 0, 0, NULL, KRN(identity),
+	  "ssh target: the private key file (ssh -i; relative to this file's directory)" },
+	{ SEC_KERNEL, "remote_dir", KT_STRING, "/var/tmp/compactbench", 0, 0, NULL, KRN(remote_dir),
+	  "ssh target: the remote work directory (absolute; letters, digits, / . _ + -): the agent, "
+	  "the workload programs and their libraries are copied into it, cells are written there "
+	  "and fetched back; an existing non-empty directory must be one compactbench made" },
+	{ SEC_KERNEL, "remote_state_dir", KT_STRING, NULL, 0, 0, NULL, KRN(remote_state_dir),
+	  "ssh target: the remote agent's COMPACTBENCH_STATE_DIR, where its restore journal lives "
+	  "(default: the agent's, /run/compactbench)" },
+	{ SEC_KERNEL, "ssh_options", KT_LIST, NULL, 0, 0, NULL, KRN(ssh_options),
+	  "ssh target: extra ssh/scp options, comma-separated KEY=VALUE, each passed as -o "
+	  "KEY=VALUE before the defaults (e.g. UserKnownHostsFile=/path, ProxyJump=gw)" },
+	{ SEC_WORKLOAD, "kernels", KT_LIST, NULL, 0, 0, NULL, WKL(kernels),
+	  "comma-separated [kernel] names this workload runs on (default: every kernel), e.g. a "
+	  "workload sized for the host next to ones sized for a 1 GiB guest" },
+	{ SEC_WORKLOAD, "timeout", KT_DURATION, "30m", 1000, 0, NULL, WKL(timeout_s),
+	  "a cell whose demand phase runs longer is stopped and marked failed" },
+	{ SEC_WORKLOAD, "ready_timeout", KT_DURATION, "30m", 1000, 0, NULL, WKL(ready_timeout_s),
+	  "a fragmenter must report ready within this, or the cell fails" },
+	{ SEC_WORKLOAD, "settle", KT_DURATION, "0", 0, 3600000, NULL, WKL(settle_s),
+	  "pause between the fragmenter's ready and the demand phase, so background compaction "
+	  "(kcompactd, proactive) gets the time it would have between bursts of demand" },
+	{ SEC_COLLECTOR, "events", KT_LIST, NULL, 0, 0, NULL, CFG(events),
+	  "comma-separated events (system:event or system:*); default: the collector's list" },
+	{ SEC_COLLECTOR, "buffer_kb", KT_INT, "0", 0, 4194304, NULL, CFG(buffer_kb),
+	  "per-CPU ring buffer size in KiB (0: the collector's default)" },
+	{ SEC_COLLECTOR, "poll_ms", KT_INT, "0", 0, 10000, NULL, CFG(poll_ms),
+	  "how often the collector drains the buffers, in ms (0: the collector's default)" },
+	{ SEC_NONE },
+};
+
+const char *cb_cfg_choices_text(const char *const *choices, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; choices[i] && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "", choices[i]);
+	return buf;
+}
