@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * the colour of compaction work by where it came from; one row per attribution (a new one,
@@ -188,14 +189,28 @@ static size_t median_rep(const struct cb_group *g)
 	return r;
 }
 
+/* whether @cell_dir has a trace.dat: without one, no stall record is not "no stall" */
+static bool has_trace(const char *cell_dir)
+{
+	char path[PATH_MAX];
+
+	return cb_path(path, sizeof(path), "%s/trace.dat", cell_dir) == 0 && access(path, F_OK) == 0;
+}
+
 /* the two panels of one timeline, terminal @t */
 static void draw(FILE *gp, int t, const char *file, const char *title, double win_s,
-		 size_t nstalls, const struct tl_waves *w, double xmin, double xmax)
+		 size_t nsamples, size_t nstalls, bool has_trace, const struct tl_waves *w,
+		 double xmin, double xmax)
 {
 	pl_key(gp, pl_begin(gp, t, file, title, 2, 1, 560, 3));
-	/* both panels on one time axis */
+	/*
+	 * both panels on one time axis; with no window, no sample and no stall there is no
+	 * time to show, and gnuplot refuses an axis drawn from nothing but NaN
+	 */
 	if (xmax > xmin)
 		fprintf(gp, "set xrange [%g:%g]\n", xmin, xmax);
+	else
+		fprintf(gp, "set xrange [0:1]\n");
 	fprintf(gp, "set ylabel 'free 2 MiB blocks'\nset y2label 'free MiB, orders 1-4'\n"
 		    "set y2tics\nset ytics nomirror\nset yrange [0:*]\nset y2range [0:*]\n"
 		    "unset xlabel\nset title 'free memory'\n");
@@ -204,6 +219,11 @@ static void draw(FILE *gp, int t, const char *file, const char *title, double wi
 			    "set arrow 2 from %g, graph 0 to %g, graph 1 nohead dt 2 lc rgb '#666666'\n",
 			win_s, win_s);
 	shade_waves(gp, w);
+	if (!nsamples) {
+		fprintf(gp, "set label 1 'no samples.csv in this cell' at graph 0.5,0.5 center\n"
+			    "plot [][0:1] NaN notitle\nunset label 1\n");
+		goto stalls;
+	}
 	fprintf(gp, "plot '%s.dat' index 0 using 1:2 with lines lw 2 lc rgb '#0072B2' title "
 		    "'free blocks of order >= 9 (2 MiB units)', '' index 0 using 1:3 axes x1y2 "
 		    "with lines lw 2 lc rgb '#E69F00' title 'free MiB at orders 1-4'%s", file,
@@ -213,13 +233,15 @@ static void draw(FILE *gp, int t, const char *file, const char *title, double wi
 		fprintf(gp, ", NaN with boxes fs transparent solid 0.2 noborder fc rgb '%s' "
 			    "title 'demand waves'", WAVE_RGB);
 	fprintf(gp, "\n");
+stalls:
 	fprintf(gp, "unset y2tics\nunset y2label\nunset key\nset xlabel '%s'\nset ylabel "
 		    "'stall (ms)'\nset title 'direct-compaction stalls (tick height = duration)'\n",
 		isnan(win_s) ? "seconds (no window in meta.json: samples and stalls each from "
 		"their first)" : "seconds since the window began");
 	if (!nstalls)
-		fprintf(gp, "set label 1 'no direct-compaction stall' at graph 0.5,0.5 center\n"
-			    "plot [][0:1] NaN notitle\nunset label 1\n");
+		fprintf(gp, "set label 1 '%s' at graph 0.5,0.5 center\n"
+			    "plot [][0:1] NaN notitle\nunset label 1\n",
+			has_trace ? "no direct-compaction stall" : "no trace.dat in this cell");
 	else
 		fprintf(gp, "plot '%s.dat' index 1 using 1:2 with impulses lw 2 lc rgb '%s' "
 			    "title '%s'\n", file, attr_styles[0].rgb, attr_styles[0].name);
@@ -235,7 +257,7 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	const struct pl_stalls *ps;
 	struct tl_waves *wv;
 	char name[128], q[300];
-	size_t rep, nst = 0;
+	size_t rep, nst = 0, nsamples;
 	double win_s, xmin = INFINITY, xmax = -INFINITY;
 	uint64_t t0;
 	FILE *f;
@@ -257,7 +279,8 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	}
 	fprintf(f, "# %s %s %s repetition %ld (the median stall time of %zu)\n", c->workload[w],
 		c->kernel[k], c->setting[s], g->rep[rep], g->n);
-	if (!write_samples(f, g->cell_dir[rep], &t0, &xmin, &xmax))
+	nsamples = write_samples(f, g->cell_dir[rep], &t0, &xmin, &xmax);
+	if (!nsamples)
 		fprintf(f, "NaN NaN NaN\n");
 	fprintf(f, "\n\n");
 	for (size_t i = 0; i < ps->n; i++)
@@ -285,8 +308,8 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 		xmax = fmax(xmax, win_s);
 	}
 	for (int t = 0; t < 2; t++)
-		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nst, wv, xmin,
-		     xmax);
+		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nsamples, nst,
+		     has_trace(g->cell_dir[rep]), wv, xmin, xmax);
 	free(wv);
 	return 1;
 }
