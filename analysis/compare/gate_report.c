@@ -4,6 +4,7 @@
  * (gate_report.h).
  */
 #include "gate_report.h"
+#include "xalloc.h"
 #include "util.h"
 
 #include <errno.h>
@@ -24,7 +25,7 @@ void cb_gate_note(struct cb_gate_log *log, int rc, const char *group, const char
 		log->cap = log->cap ? 2 * log->cap : 16;
 		log->notes = realloc(log->notes, log->cap * sizeof(*log->notes));
 		if (!log->notes)
-			abort();
+			cb_oom();
 	}
 	n = &log->notes[log->n++];
 	n->rc = rc;

@@ -6,6 +6,7 @@
  * conservative choice: pairing can only narrow the interval).
  */
 #include "learning.h"
+#include "xalloc.h"
 
 #include <json-c/json.h>
 #include <math.h>
@@ -20,7 +21,7 @@ int cb_learning_judge(const struct cb_group *g, double conf, struct cb_judgement
 	int rc;
 
 	if (!first || !last)
-		abort();
+		cb_oom();
 	nf = cb_group_values(g, CB_M_WAVE_STALL_NS_FIRST, first);
 	nl = cb_group_values(g, CB_M_WAVE_STALL_NS_LAST, last);
 	rc = cb_judge(first, nf, last, nl, CB_BETTER_LOWER, conf, j);

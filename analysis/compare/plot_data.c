@@ -5,6 +5,7 @@
  * gnuplot lines every chart shares (multiplot layout, the shared key, empty panels).
  */
 #include "compare.h"
+#include "xalloc.h"
 #include "plot.h"
 #include "stalls.h"
 #include "util.h"
@@ -141,7 +142,7 @@ static void read_cell(struct pl_stalls *ps, const char *cell_dir, size_t rep)
 		ws = st.first_ts; /* no window (a trace from elsewhere): since its first event */
 	ps->rec = realloc(ps->rec, (ps->n + st.n + 1) * sizeof(*ps->rec));
 	if (!ps->rec)
-		abort();
+		cb_oom();
 	for (size_t i = 0; i < st.n; i++) {
 		struct pl_stall *r = &ps->rec[ps->n + i];
 
@@ -167,7 +168,7 @@ const struct pl_stalls *pl_group_stalls(struct pl_ctx *c, int w, int k, int s)
 		read_cell(ps, g->cell_dir[i], i);
 	ps->ns = calloc(ps->n + 1, sizeof(double));
 	if (!ps->ns)
-		abort();
+		cb_oom();
 	for (size_t i = 0; i < ps->n; i++)
 		ps->ns[i] = ps->rec[i].ns;
 	qsort(ps->ns, ps->n, sizeof(double), cmp_double);
@@ -186,7 +187,7 @@ void pl_median_ci(const struct cb_group *g, int m, double scale, double *med, do
 		return;
 	v = calloc(g->n + 1, sizeof(double));
 	if (!v)
-		abort();
+		cb_oom();
 	n = cb_group_values(g, m, v);
 	if (n) {
 		*med = cb_stats_median(v, n) * scale;

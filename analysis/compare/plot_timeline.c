@@ -11,6 +11,7 @@
  * stall_ms" per stall; block 2 "start_s end_s" per wave; seconds since the window began.
  */
 #include "compare.h"
+#include "xalloc.h"
 #include "plot.h"
 #include "util.h"
 
@@ -266,7 +267,7 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 		return 0;
 	wv = calloc(1, sizeof(*wv));
 	if (!wv)
-		abort();	/* out of memory: the project's policy */
+		cb_oom();
 	ps = pl_group_stalls(c, w, k, s);
 	rep = median_rep(g);
 	t0 = window_start(g->cell_dir[rep], &win_s);

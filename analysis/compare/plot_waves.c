@@ -9,6 +9,7 @@
  * column per setting in the run's order, NaN where a setting has no value at that index).
  */
 #include "compare.h"
+#include "xalloc.h"
 #include "plot.h"
 #include "runjson.h"
 #include "util.h"
@@ -48,7 +49,7 @@ static void read_series(const char *cell_dir, struct rep_series *r)
 		goto out;
 	r->ns = calloc(n + 1, sizeof(double));
 	if (!r->ns)
-		abort();
+		cb_oom();
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(series, i);
 		double v;
@@ -78,14 +79,14 @@ static size_t group_curve(const struct cb_group *g, double **out)
 	size_t len = 0;
 
 	if (!r || !v)
-		abort();
+		cb_oom();
 	for (size_t i = 0; i < g->n; i++) {
 		read_series(g->cell_dir[i], &r[i]);
 		len = r[i].n > len ? r[i].n : len;
 	}
 	*out = calloc(len + 1, sizeof(double));
 	if (!*out)
-		abort();
+		cb_oom();
 	for (size_t w = 0; w < len; w++) {
 		size_t k = 0;
 

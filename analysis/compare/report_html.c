@@ -9,6 +9,7 @@
  * scrolling: the charts scale to the column, the tables wrap their headings.
  */
 #include "plot.h"
+#include "xalloc.h"
 #include "util.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -80,7 +81,7 @@ static char *anchored(const char *md, int run)
 	FILE *f = open_memstream(&buf, &len), *in = fmemopen((void *)md, strlen(md), "r");
 
 	if (!f || !in)
-		abort();
+		cb_oom();
 	while (getline(&line, &cap, in) > 0) {
 		char k[128], w[128];
 

@@ -3,6 +3,7 @@
  * runs.c - load a run directory's per-repetition values for compare, gate and plot.
  */
 #include "runs.h"
+#include "xalloc.h"
 #include "analyze.h"
 #include "runjson.h"
 #include "summary.h"
@@ -38,7 +39,7 @@ static struct cb_group *find_group(struct cb_run_data *rd, const char *k, const 
 	}
 	rd->groups = realloc(rd->groups, (rd->ng + 1) * sizeof(*rd->groups));
 	if (!rd->groups)
-		abort();
+		cb_oom();
 	g = &rd->groups[rd->ng++];
 	memset(g, 0, sizeof(*g));
 	snprintf(g->kernel, sizeof(g->kernel), "%s", k);
@@ -55,7 +56,7 @@ static size_t add_name(char (**list)[64], size_t *n, const char *name)
 			return i;
 	*list = realloc(*list, (*n + 1) * sizeof(**list));
 	if (!*list)
-		abort();
+		cb_oom();
 	snprintf((*list)[(*n)++], sizeof(**list), "%s", name);
 	return *n - 1;
 }
@@ -68,7 +69,7 @@ static void add_combo(struct cb_run_data *rd, size_t k, size_t s)
 			return;
 	rd->combos = realloc(rd->combos, (rd->ncombos + 1) * sizeof(*rd->combos));
 	if (!rd->combos)
-		abort();
+		cb_oom();
 	rd->combos[rd->ncombos][0] = k;
 	rd->combos[rd->ncombos++][1] = s;
 }
@@ -89,7 +90,7 @@ static void add_pending(struct cb_run_data *rd, const char *k, const char *s, co
 	}
 	rd->pending = realloc(rd->pending, (rd->npending + 1) * sizeof(*rd->pending));
 	if (!rd->pending)
-		abort();
+		cb_oom();
 	p = &rd->pending[rd->npending++];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->kernel, sizeof(p->kernel), "%s", k);
@@ -116,7 +117,7 @@ static void add_cell(struct cb_group *g, long rep, const char *cell_dir, struct 
 	g->rep = realloc(g->rep, (g->n + 1) * sizeof(*g->rep));
 	g->cell_dir = realloc(g->cell_dir, (g->n + 1) * sizeof(*g->cell_dir));
 	if (!g->rep || !g->cell_dir)
-		abort();
+		cb_oom();
 	memmove(g->rep + at + 1, g->rep + at, (g->n - at) * sizeof(*g->rep));
 	memmove(g->cell_dir + at + 1, g->cell_dir + at, (g->n - at) * sizeof(*g->cell_dir));
 	g->rep[at] = rep;
@@ -125,7 +126,7 @@ static void add_cell(struct cb_group *g, long rep, const char *cell_dir, struct 
 	for (int m = 0; m < CB_M_NR; m++) {
 		g->val[m] = realloc(g->val[m], (g->n + 1) * sizeof(double));
 		if (!g->val[m])
-			abort();
+			cb_oom();
 		memmove(g->val[m] + at + 1, g->val[m] + at, (g->n - at) * sizeof(double));
 		g->val[m][at] = metrics && json_object_object_get_ex(metrics, cb_metrics[m].name, &x) &&
 						x ? json_object_get_double(x) : NAN;

@@ -3,6 +3,7 @@
  * analyze.c - `compactbench analyze`: a run directory, a cell directory or a lone trace.dat.
  */
 #include "analyze.h"
+#include "xalloc.h"
 #include "metrics.h"
 #include "report.h"
 #include "stalls.h"
@@ -247,7 +248,7 @@ static int analyze_run(const char *run_dir, bool json)
 	int ret;
 
 	if (!out)
-		abort();
+		cb_oom();
 	fflush(stdout);
 	ret = cb_analyze_run(run_dir, out);
 	if (json)

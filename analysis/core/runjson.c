@@ -4,6 +4,7 @@
  * cell ids that cannot climb out of the run directory, no cell listed twice.
  */
 #include "runjson.h"
+#include "xalloc.h"
 #include "metrics.h"
 #include "summary.h"
 #include "util.h"
@@ -67,7 +68,7 @@ struct json_object *cb_json_read_bounded(const char *path, size_t max, char *err
 		return NULL;
 	tok = json_tokener_new();
 	if (!tok)
-		abort();
+		cb_oom();
 	if (len && len <= INT_MAX)
 		o = json_tokener_parse_ex(tok, text, (int)len);
 	end = json_tokener_get_parse_end(tok);
@@ -223,7 +224,7 @@ int cb_runjson_check(const char *path, struct json_object *run, char *err, size_
 	ids = json_object_new_object();
 	keys = json_object_new_object();
 	if (!ids || !keys)
-		abort();
+		cb_oom();
 	for (i = 0; i < n && !ret; i++)
 		ret = check_cell(path, i, json_object_array_get_idx(cells, i), ids, keys, err, errlen);
 	json_object_put(ids);

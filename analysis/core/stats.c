@@ -3,6 +3,7 @@
  * stats.c - comparison statistics on per-repetition values (see stats.h).
  */
 #include "stats.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,7 +28,7 @@ static double *sorted_copy(const double *x, size_t n)
 	double *c = malloc((n ? n : 1) * sizeof(*c));
 
 	if (!c)
-		abort();
+		cb_oom();
 	memcpy(c, x, n * sizeof(*c));
 	gsl_sort(c, 1, n);
 	return c;
@@ -66,7 +67,7 @@ int cb_stats_bootstrap(const double *a, size_t na, const double *b, size_t nb, d
 	bb = malloc(nb * sizeof(*bb));
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!d || !q || !ba || !bb || !r)
-		abort();
+		cb_oom();
 	gsl_rng_set(r, seed);
 	for (size_t i = 0; i < iters; i++) {
 		double ma = resample_median(r, a, na, ba), mb = resample_median(r, b, nb, bb);
@@ -107,7 +108,7 @@ int cb_stats_bootstrap_median(const double *x, size_t n, double conf, unsigned l
 	buf = malloc(n * sizeof(*buf));
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!m || !buf || !r)
-		abort();
+		cb_oom();
 	gsl_rng_set(r, seed);
 	for (size_t i = 0; i < iters; i++)
 		m[i] = resample_median(r, x, n, buf);
@@ -129,7 +130,7 @@ static double *u_counts(size_t m, size_t n)
 	double *cur = calloc((n + 1) * (umax + 1), sizeof(double)), *res;
 
 	if (!prev || !cur)
-		abort();
+		cb_oom();
 #define AT(t, jj, uu) ((t)[(jj) * (umax + 1) + (uu)])
 	for (j = 0; j <= n; j++)
 		AT(prev, j, 0) = 1; /* no a-values: one arrangement, U = 0 */
@@ -149,7 +150,7 @@ static double *u_counts(size_t m, size_t n)
 	}
 	res = malloc((umax + 1) * sizeof(double));
 	if (!res)
-		abort();
+		cb_oom();
 	memcpy(res, &AT(prev, n, 0), (umax + 1) * sizeof(double));
 #undef AT
 	free(prev);
@@ -222,7 +223,7 @@ int cb_stats_trend(const double *y, size_t n, double *slope, double *p)
 	}
 	x = malloc(n * sizeof(*x));
 	if (!x)
-		abort();
+		cb_oom();
 	for (size_t i = 0; i < n; i++)
 		x[i] = (double)(i + 1);
 	gsl_fit_linear(x, 1, y, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
@@ -264,7 +265,7 @@ double cb_stats_power_t(double d, double na, double nb, double alpha)
 	p.ncp = fabs(d) / sqrt(1 / na + 1 / nb);
 	w = gsl_integration_workspace_alloc(1000);
 	if (!w)
-		abort();
+		cb_oom();
 	old = gsl_set_error_handler_off();
 	/* the chi-square's mass lies within df +- 12 sd (sd = sqrt(2 df)); beyond it, < 1e-10 */
 	rc = gsl_integration_qags(&f, fmax(0, p.df - 12 * sqrt(2 * p.df)),
@@ -302,7 +303,7 @@ double cb_stats_mde_t(double na, double nb, double alpha, double power)
 		return NAN;
 	s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
 	if (!s)
-		abort();
+		cb_oom();
 	gsl_root_fsolver_set(s, &f, lo, hi);
 	for (i = 0; i < 200 && rc == GSL_CONTINUE; i++) {
 		gsl_root_fsolver_iterate(s);
@@ -330,7 +331,7 @@ static bool *mw_reject_table(size_t na, size_t nb, double alpha)
 	bool *rej = calloc(umax + 1, sizeof(*rej));
 
 	if (!up || !rej)
-		abort();
+		cb_oom();
 	for (k = 0; k <= umax; k++)
 		total += c[k];
 	for (k = umax + 1; k-- > 0;)
@@ -370,7 +371,7 @@ static void mw_sim_make(struct mw_sim *sim, size_t na, size_t nb, double alpha)
 	sim->lo_at = malloc(sim->iters * sizeof(double));
 	sim->hi_at = malloc(sim->iters * sizeof(double));
 	if (!x || !diff || !r || !sim->lo_at || !sim->hi_at)
-		abort();
+		cb_oom();
 	for (u = 0; u <= umax / 2; u++)	/* the largest rejected U of the lower tail */
 		if (rej[u]) {
 			clo = u;

@@ -5,6 +5,7 @@
  * the file and the line.
  */
 #include "util.h"
+#include "xalloc.h"
 #include "waves.h"
 
 #include <dirent.h>
@@ -263,7 +264,7 @@ static int parse_line_at(const char *line, struct cb_waves *ws, struct cb_waves_
 	}
 	tok = json_tokener_new();
 	if (!tok)
-		abort();
+		cb_oom();
 	o = json_tokener_parse_ex(tok, line, (int)len);
 	end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
@@ -330,11 +331,11 @@ static char **jsonl_names(const char *dir, size_t *n)
 			char **nn = realloc(names, (cap = cap ? cap * 2 : 8) * sizeof(*nn));
 
 			if (!nn)
-				abort();
+				cb_oom();
 			names = nn;
 		}
 		if (asprintf(&names[*n], "workload/%s", de->d_name) < 0)
-			abort();
+			cb_oom();
 		(*n)++;
 	}
 	closedir(d);

@@ -5,6 +5,7 @@
  * samples.csv against the trace's order >= 9 allocations; the per-wave statistics.
  */
 #include "agentdata.h"
+#include "xalloc.h"
 #include "util.h"
 #include "waves.h"
 
@@ -89,7 +90,7 @@ static struct cb_sample_free *sample_new(struct cb_sample_free **out, size_t *n,
 		struct cb_sample_free *nv = realloc(*out, nc * sizeof(*nv));
 
 		if (!nv)
-			abort();
+			cb_oom();
 		*out = nv;
 		*cap = nc;
 	}
@@ -191,7 +192,7 @@ int cb_waves_breakup(struct cb_waves *ws, const struct cb_sample_free *s, size_t
 	size_t at = 0, wi = 0;
 
 	if (!len)
-		abort();
+		cb_oom();
 	set_ready(ws, s, n);
 	ws->breakup = 0;
 	ws->intervals = n > 1 ? n - 1 : 0;
@@ -294,7 +295,7 @@ int cb_waves_stat(const struct cb_waves *ws, size_t from, size_t to, int what, b
 		return -1;
 	x = malloc((to - from) * sizeof(*x));
 	if (!x)
-		abort();
+		cb_oom();
 	for (size_t i = from; i < to; i++)
 		if (wave_value(&ws->w[i], what, &x[k]))
 			k++;

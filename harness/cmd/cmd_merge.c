@@ -10,6 +10,7 @@
  * so an OUT without run.json is a merge that did not finish.
  */
 #include "cmd.h"
+#include "xalloc.h"
 #include "matrix.h"
 #include "meta.h"
 #include "run_json.h"
@@ -231,7 +232,7 @@ static size_t report_missing(const char *out, struct json_object *run, struct js
 	} else {
 		held = calloc(total > 0 ? (size_t)total : 1, sizeof(*held));
 		if (!held)
-			abort();
+			cb_oom();
 		for (size_t i = 0; i < json_object_array_length(all); i++) {
 			int64_t x = cell_index(json_object_array_get_idx(all, i));
 
@@ -377,7 +378,7 @@ int cmd_merge(int argc, char **argv)
 	}
 	sh = calloc((size_t)(argc - optind - 1), sizeof(*sh));
 	if (!sh)
-		abort();
+		cb_oom();
 	for (int i = optind + 1; i < argc; i++, n++) {
 		sh[n].dir = argv[i];
 		sh[n].run = cb_run_json_load(argv[i], err, sizeof(err));

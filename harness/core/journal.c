@@ -3,6 +3,7 @@
  * journal.c - the restore journal (see journal.h for why it exists and where it lives).
  */
 #include "journal.h"
+#include "xalloc.h"
 #include "knobs.h"
 #include "util.h"
 
@@ -64,7 +65,7 @@ static int load(const struct cb_journal *j, struct entry **out, size_t *nr)
 		*tab = '\0';
 		e = realloc(e, (n + 1) * sizeof(*e));
 		if (!e)
-			abort();
+			cb_oom();
 		e[n].path = strdup(line);
 		e[n].value = strdup(tab + 1);
 		n++;
@@ -158,7 +159,7 @@ int cb_journal_restore(struct cb_journal *j, void (*log)(const char *msg), char 
 	}
 	lf = open_memstream(&left, &leftlen);
 	if (!lf)
-		abort();
+		cb_oom();
 	/* newest first; only the first value journaled for a file is its original */
 	for (i = n; i-- > 0;) {
 		bool first = true;

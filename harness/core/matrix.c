@@ -3,6 +3,7 @@
  * matrix.c - expand a config into cells in an interleaved run order (see matrix.h).
  */
 #include "matrix.h"
+#include "xalloc.h"
 
 #include "util.h"
 
@@ -18,7 +19,7 @@ struct cb_cell *cb_matrix_expand(const struct cb_config *cfg, long reps, size_t 
 	size_t n = 0;
 
 	if (!cells)
-		abort();
+		cb_oom();
 	for (long r = 1; r <= reps; r++) {
 		for (size_t k = 0; k < cfg->nr_kernels; k++) {
 			for (size_t w = 0; w < cfg->nr_workloads; w++) {

@@ -3,6 +3,7 @@
  * shquote.c - one shell word from any string (see shquote.h).
  */
 #include "shquote.h"
+#include "xalloc.h"
 
 #include <stdlib.h>
 
@@ -28,6 +29,6 @@ char *cb_sh_quoted(const char *s)
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f || cb_sh_quote(f, s) < 0 || fclose(f) != 0)
-		abort();
+		cb_oom();
 	return buf;
 }

@@ -3,7 +3,8 @@
  * util.h - small helpers shared by the harness, the analyzer and the workloads.
  *
  * Conventions (as in libtracefs): functions return -1 and set errno on failure, 0 or a
- * count on success. Nothing here prints, exits or runs a shell.
+ * count on success. Nothing here prints, exits or runs a shell. The error idiom and the
+ * out-of-memory policy of the whole project are written down in xalloc.h.
  */
 #ifndef CB_UTIL_H
 #define CB_UTIL_H

@@ -4,6 +4,7 @@
  * a device node without root, and nothing needs a staging directory). See initramfs.h.
  */
 #include "initramfs.h"
+#include "xalloc.h"
 #include "kernel_build.h"
 #include "ldd.h"
 #include "util.h"
@@ -68,7 +69,7 @@ static void put(struct cpio *c, const void *data, size_t len)
 		c->cap = (c->len + len + 4) * 2;
 		c->buf = realloc(c->buf, c->cap);
 		if (!c->buf)
-			abort();
+			cb_oom();
 	}
 	memcpy(c->buf + c->len, data, len);
 	c->len += len;
@@ -89,7 +90,7 @@ static void entry(struct cpio *c, const char *name, unsigned int mode, const voi
 		c->cap = (c->len + 110 + nlen + 4) * 2;
 		c->buf = realloc(c->buf, c->cap);
 		if (!c->buf)
-			abort();
+			cb_oom();
 	}
 	memcpy(c->buf + c->len, hdr, 110);
 	c->len += 110;
@@ -113,7 +114,7 @@ static void parents(struct cpio *c, const char *path)
 			continue;
 		c->dirs = realloc(c->dirs, (c->nr_dirs + 1) * sizeof(char *));
 		if (!c->dirs || !(c->dirs[c->nr_dirs++] = strdup(dir)))
-			abort();
+			cb_oom();
 		entry(c, dir + 1, S_IFDIR | 0755, NULL, 0, 0, 0);
 	}
 }
@@ -138,7 +139,7 @@ static int add_file(struct cpio *c, const char *guest_path, const char *host_pat
 	/* remember files too, so a library two programs need goes in once */
 	c->dirs = realloc(c->dirs, (c->nr_dirs + 1) * sizeof(char *));
 	if (!c->dirs || !(c->dirs[c->nr_dirs++] = strdup(guest_path)))
-		abort();
+		cb_oom();
 	return 0;
 }
 

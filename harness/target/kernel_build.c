@@ -4,6 +4,7 @@
  * olddefconfig, check the fragments' options, make bzImage. See kernel_build.h.
  */
 #include "kernel_build.h"
+#include "xalloc.h"
 #include "kernel_tree.h"
 #include "run.h"
 #include "util.h"
@@ -114,7 +115,7 @@ static char *xstrdup(const char *s)
 	char *d = strdup(s);
 
 	if (!d)
-		abort();
+		cb_oom();
 	return d;
 }
 
@@ -136,7 +137,7 @@ static char **split_paths(const struct rstate *st, const char *value)
 	for (tok = strtok_r(dup, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
 		list = realloc(list, (n + 2) * sizeof(char *));
 		if (!list)
-			abort();
+			cb_oom();
 		list[n++] = resolve(st, tok);
 		list[n] = NULL;
 	}
@@ -205,7 +206,7 @@ struct cb_recipe *cb_recipe_load(const char *path, char *err, size_t errlen)
 	int rc;
 
 	if (!r)
-		abort();
+		cb_oom();
 	r->path = xstrdup(path);
 	/* absolute, because the steps run inside the tree */
 	if (!realpath(dirname(dup), st.dir))
@@ -485,7 +486,7 @@ static int check_options(struct build *b)
 		return fail(b, "checking options: %s: %s", path, strerror(errno));
 	/* a leading newline lets every option be matched as a whole line */
 	if (asprintf(&cfg_nl, "\n%s", config) < 0)
-		abort();
+		cb_oom();
 	free(config);
 	for (size_t f = 0; b->r->fragments[f]; f++) {
 		char *frag = cb_read_file(b->r->fragments[f], &len), *line, *save = NULL;

@@ -4,6 +4,7 @@
  * build; compare two .configs. See kernel_tree.h.
  */
 #include "kernel_tree.h"
+#include "xalloc.h"
 #include "kernel_build.h"
 #include "util.h"
 
@@ -175,7 +176,7 @@ int cb_ktree_config_diff(const char *base, const char *cand, int *nr_new, char *
 	int nr = 0;
 
 	if (asprintf(&b, "\n%s", base) < 0 || asprintf(&c, "\n%s", cand) < 0)
-		abort();
+		cb_oom();
 	out[0] = '\0';
 	*nr_new = 0;
 	for (p = b + 1; *p; p += strcspn(p, "\n"), p += *p == '\n') {

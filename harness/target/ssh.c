@@ -3,6 +3,7 @@
  * ssh.c - ssh and scp as child processes with a time limit (see ssh.h).
  */
 #include "ssh.h"
+#include "xalloc.h"
 #include "run.h"
 #include "util.h"
 
@@ -207,7 +208,7 @@ static char *remote_spec(const struct cb_ssh *s, const char *path)
 
 	if (asprintf(&spec, "%.*s%s%s%s:%s", (int)(name - h), h, strchr(name, ':') ? "[" : "",
 		     name, strchr(name, ':') ? "]" : "", path) < 0)
-		abort();
+		cb_oom();
 	return spec;
 }
 
@@ -262,7 +263,7 @@ static void last_line(const char *tail, char *buf, size_t size)
 
 	buf[0] = '\0';
 	if (!copy)
-		abort();
+		cb_oom();
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		snprintf(buf, size, "%s", line);
 	free(copy);

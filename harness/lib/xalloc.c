@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * xalloc.c - allocation that cannot fail: out of memory ends the program with a message
+ * (the policy is in xalloc.h).
+ */
+#include "xalloc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void cb_oom(void)
+{
+	static const char msg[] = ": out of memory\n";
+	const char *prog = program_invocation_short_name;
+
+	/* write(2), not stdio: stdio may need the memory that just ran out */
+	if (write(STDERR_FILENO, prog, strlen(prog)) < 0 ||
+	    write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		errno = ENOMEM;
+	abort();
+}
+
+void *cb_xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		cb_oom();
+	return p;
+}
+
+void *cb_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		cb_oom();
+	return p;
+}
+
+void *cb_xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		cb_oom();
+	return p;
+}
+
+char *cb_xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		cb_oom();
+	return d;
+}
+
+char *cb_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		cb_oom();
+	return s;
+}

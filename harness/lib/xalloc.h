@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * xalloc.h - the project's out-of-memory policy, and the error idiom every layer uses.
+ *
+ * Errors. A function that can fail returns -1 (or NULL) and sets errno, as libtracefs does;
+ * where the caller needs to tell a person what went wrong, it also takes a caller's buffer
+ * (char *err, size_t errlen) and writes one line into it that names the file and the line,
+ * offset or field at fault. The caller decides whether to print it, prefix it, or pass it
+ * up: a library function returns its error, the command prints it. (Older modules
+ * still keep the message in their object - struct cb_run's err, the collector's - or in a
+ * thread-local string behind a getter - cb_sampler_error(); they are converted as they are
+ * touched.)
+ *
+ * Out of memory. The harness, the analysis and the workloads are short-lived programs with
+ * nothing to save when malloc fails: a half-written result would be worse than none (every
+ * file is written under a temporary name and renamed, so dying leaves no partial file). So
+ * an allocation failure is not an error to return: the cb_x* functions below, and every
+ * other allocation check in the project, call cb_oom(), which prints
+ * "PROGRAM: out of memory" on stderr and aborts. json-c's constructors are the exception
+ * that is not checked one by one: a NULL from one becomes a JSON null where it is added,
+ * never a number.
+ */
+#ifndef CB_XALLOC_H
+#define CB_XALLOC_H
+
+#include <stddef.h>
+
+/* cb_oom - print "PROGRAM: out of memory" on stderr and abort(); never returns */
+void cb_oom(void) __attribute__((noreturn));
+
+/* cb_xmalloc - malloc(@size), or cb_oom(); a @size of 0 allocates 1 byte */
+void *cb_xmalloc(size_t size);
+
+/* cb_xcalloc - calloc(@nmemb, @size) (overflow-checked), or cb_oom() */
+void *cb_xcalloc(size_t nmemb, size_t size);
+
+/* cb_xrealloc - realloc(@p, @size), or cb_oom(); a @size of 0 keeps 1 byte */
+void *cb_xrealloc(void *p, size_t size);
+
+/* cb_xstrdup - strdup(@s), or cb_oom() */
+char *cb_xstrdup(const char *s);
+
+/* cb_xasprintf - a malloc'ed printf of @fmt, or cb_oom() */
+char *cb_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif
