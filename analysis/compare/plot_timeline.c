@@ -198,9 +198,22 @@ static bool has_trace(const char *cell_dir)
 	return cb_path(path, sizeof(path), "%s/trace.dat", cell_dir) == 0 && access(path, F_OK) == 0;
 }
 
+/*
+ * what the stall panel says when it has no stall record: a cell with no trace.dat whose
+ * summary counts stalls had them, only not here to draw
+ */
+static const char *no_stall_label(const struct cb_group *g, size_t rep)
+{
+	int m = cb_metric_find("dc_stalls");
+
+	if (!has_trace(g->cell_dir[rep]) && m >= 0 && !(g->val[m][rep] == 0))
+		return "no trace.dat in this cell";
+	return "no direct-compaction stall";
+}
+
 /* the two panels of one timeline, terminal @t */
 static void draw(FILE *gp, int t, const char *file, const char *title, double win_s,
-		 size_t nsamples, size_t nstalls, bool has_trace, const struct tl_waves *w,
+		 size_t nsamples, size_t nstalls, const char *no_stall, const struct tl_waves *w,
 		 double xmin, double xmax)
 {
 	pl_key(gp, pl_begin(gp, t, file, title, 2, 1, 560, 3));
@@ -241,8 +254,7 @@ stalls:
 		"their first)" : "seconds since the window began");
 	if (!nstalls)
 		fprintf(gp, "set label 1 '%s' at graph 0.5,0.5 center\n"
-			    "plot [][0:1] NaN notitle\nunset label 1\n",
-			has_trace ? "no direct-compaction stall" : "no trace.dat in this cell");
+			    "plot [][0:1] NaN notitle\nunset label 1\n", no_stall);
 	else
 		fprintf(gp, "plot '%s.dat' index 1 using 1:2 with impulses lw 2 lc rgb '%s' "
 			    "title '%s'\n", file, attr_styles[0].rgb, attr_styles[0].name);
@@ -310,7 +322,7 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	}
 	for (int t = 0; t < 2; t++)
 		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nsamples, nst,
-		     has_trace(g->cell_dir[rep]), wv, xmin, xmax);
+		     no_stall_label(g, rep), wv, xmin, xmax);
 	free(wv);
 	return 1;
 }
