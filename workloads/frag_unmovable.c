@@ -261,7 +261,7 @@ static void emit_ready(const struct unmovable *u)
 	wl_json_int(o, "vmpte_kb_delta", u->pte_kb[1] - u->pte_kb[0]);
 	wl_json_int(o, "mem_available_kb_delta", u->avail_kb[1] - u->avail_kb[0]);
 	/* the kernel's count of the resident pages --filler-lock keeps locked (0 without it) */
-	wl_json_int(o, "locked_kb", wl_proc_kb("/proc/self/smaps_rollup", "Locked"));
+	wl_json_int(o, "locked_kb", cb_proc_kb("/proc/self/smaps_rollup", "Locked"));
 	wl_json_int(o, "fds", (int64_t)u->h.nfds);
 	wl_json_int(o, "fd_limit", (int64_t)u->h.fd_limit);
 	wl_json_bool(o, "fd_limited", u->h.fd_limited);

@@ -75,28 +75,7 @@ long long wl_status_kb(pid_t pid, const char *key)
 		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	else
 		snprintf(path, sizeof(path), "/proc/self/status");
-	return wl_proc_kb(path, key);
-}
-
-long long wl_proc_kb(const char *path, const char *key)
-{
-	char *text, *line;
-	size_t klen = strlen(key);
-	long long v = -1;
-
-	text = cb_read_file(path, NULL);
-	if (!text)
-		return -1;
-	for (line = text; line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-		if (!strncmp(line, key, klen) && line[klen] == ':') {
-			v = strtoll(line + klen + 1, NULL, 10);
-			break;
-		}
-	}
-	free(text);
-	if (v < 0)
-		errno = ENOENT;
-	return v;
+	return cb_proc_kb(path, key);
 }
 
 /* the CAP_SYS_RESOURCE bit of CapEff in /proc/self/status */

@@ -24,12 +24,6 @@ int wl_fd_count(pid_t pid);
  */
 long long wl_status_kb(pid_t pid, const char *key);
 
-/*
- * wl_proc_kb - a "Key:  N kB" value of the /proc file @path (status, smaps_rollup, meminfo
- * style). Returns the value in kB, or -1 with errno set (ENOENT: no such key).
- */
-long long wl_proc_kb(const char *path, const char *key);
-
 /* wl_is_privileged - whether this process may exceed per-user limits (CAP_SYS_RESOURCE) */
 int wl_is_privileged(void);
 

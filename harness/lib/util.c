@@ -211,14 +211,12 @@ int cb_rm_rf(const char *path)
 	return nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-long long cb_meminfo_kb(const char *root, const char *key)
+long long cb_proc_kb(const char *path, const char *key)
 {
-	char path[PATH_MAX], *buf, *line;
+	char *buf, *line;
 	size_t klen = strlen(key);
 	long long val = -1;
 
-	if (cb_path(path, sizeof(path), "%s/proc/meminfo", root ? root : "") < 0)
-		return -1;
 	buf = cb_read_file(path, NULL);
 	if (!buf)
 		return -1;
@@ -232,6 +230,15 @@ long long cb_meminfo_kb(const char *root, const char *key)
 	if (val < 0)
 		errno = ENOENT;
 	return val;
+}
+
+long long cb_meminfo_kb(const char *root, const char *key)
+{
+	char path[PATH_MAX];
+
+	if (cb_path(path, sizeof(path), "%s/proc/meminfo", root ? root : "") < 0)
+		return -1;
+	return cb_proc_kb(path, key);
 }
 
 bool cb_size_is_fraction(const char *s)

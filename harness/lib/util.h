@@ -72,6 +72,12 @@ int cb_mkdir_p(const char *path);
 int cb_rm_rf(const char *path);
 
 /*
+ * cb_proc_kb - the value of a "Key:  N kB" line of the /proc file @path (meminfo, status,
+ * smaps_rollup), or -1 with errno (ENOENT: no such key)
+ */
+long long cb_proc_kb(const char *path, const char *key);
+
+/*
  * cb_meminfo_kb - the value of a /proc/meminfo key (e.g. "MemTotal") in kB
  * @root: prefix for /proc (NULL or "" for the real one; tests pass a fake root)
  *
