@@ -130,6 +130,20 @@ static void cut_all(struct cb_pstalls *p)
 		}
 }
 
+/*
+ * the end of a span opened at *@start (0: none open): its length goes to *@acc, one more to
+ * *@count if not NULL (the call was inside the window)
+ */
+static void span_end(uint64_t *start, uint64_t *acc, uint64_t now, uint64_t *count)
+{
+	if (!*start)
+		return;
+	*acc += now - *start;
+	*start = 0;
+	if (count)
+		(*count)++;
+}
+
 int cb_pstalls_feed(struct cb_pstalls *p, const struct cb_pev *ev)
 {
 	struct ppid *e;
@@ -168,23 +182,13 @@ int cb_pstalls_feed(struct cb_pstalls *p, const struct cb_pev *ev)
 		e->dc_start = ev->ts;
 		break;
 	case CB_PEV_DC_RET:
-		if (e->dc_start) {
-			e->dc_ns += ev->ts - e->dc_start;
-			e->dc_start = 0;
-			if (e->inwin)
-				p->dc_calls++;
-		}
+		span_end(&e->dc_start, &e->dc_ns, ev->ts, e->inwin ? &p->dc_calls : NULL);
 		break;
 	case CB_PEV_RECLAIM:
 		e->rec_start = ev->ts;
 		break;
 	case CB_PEV_RECLAIM_END:
-		if (e->rec_start) {
-			e->reclaim_ns += ev->ts - e->rec_start;
-			e->rec_start = 0;
-			if (e->inwin)
-				p->reclaims++;
-		}
+		span_end(&e->rec_start, &e->reclaim_ns, ev->ts, e->inwin ? &p->reclaims : NULL);
 		break;
 	case CB_PEV_SLOW_RET:
 		if (close_call(p, e, ev)) {

@@ -249,17 +249,28 @@ bool cb_size_is_fraction(const char *s)
 	return !*end && (strchr(s, '.') || v < 1);
 }
 
+/*
+ * the finite, non-negative number @s starts with (no sign, no leading space) into @v, and
+ * where its unit begins into @end; -1 if @s does not start with one
+ */
+static int leading_number(const char *s, double *v, char **end)
+{
+	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
+		return -1;
+	errno = 0;
+	*v = strtod(s, end);
+	if (errno || *end == s || !isfinite(*v) || *v < 0)
+		return -1;
+	return 0;
+}
+
 int cb_parse_size(const char *s, uint64_t total, uint64_t *out)
 {
 	char *end;
 	double v;
 	uint64_t mult = 1;
 
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
-		goto bad;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v <= 0)
+	if (leading_number(s, &v, &end) < 0 || v <= 0)
 		goto bad;
 	if (!*end && (strchr(s, '.') || v < 1)) {
 		if (v > 1)
@@ -313,11 +324,7 @@ int cb_parse_duration(const char *s, double *out)
 	char *end;
 	double v, r;
 
-	if (!s || !*s || isspace((unsigned char)*s) || *s == '-')
-		goto bad;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
+	if (leading_number(s, &v, &end) < 0)
 		goto bad;
 	if (!strcmp(end, "") || !strcmp(end, "s"))
 		r = v;
