@@ -18,7 +18,7 @@
  * a JUnit XML report and a markdown summary for CI (gate_report.c).
  */
 #include "compare.h"
-#include "gate_report.h"
+#include "gate.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -30,7 +30,7 @@
 #include <string.h>
 
 
-#define MAX_METRICS 32
+#define MAX_METRICS CB_GATE_MAX_METRICS
 #define MAX_PAIRS 256
 
 static const char usage[] =
@@ -68,16 +68,6 @@ static const char usage[] =
 	"exact two-sided rank test cannot reach p < 0.05 with 3 repetitions a side (its\n"
 	"smallest p is then 0.1).\n";
 
-struct gate_opts {
-	const char *base, *cand;
-	int metrics[MAX_METRICS];
-	int nm;
-	double max_regress, max_mde, conf;	/* max_mde < 0: the max_regress value */
-	long min_reps;
-	bool allow_lost;
-	const char *junit, *summary_md;
-};
-
 static int parse_pct(const char *s, double *out)
 {
 	char *end;
@@ -89,7 +79,7 @@ static int parse_pct(const char *s, double *out)
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct gate_opts *o)
+static int parse(int argc, char **argv, struct cb_gate_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "baseline", required_argument, NULL, 'b' },
@@ -176,8 +166,6 @@ static int parse(int argc, char **argv, struct gate_opts *o)
 		fputs(usage, stderr);
 		return GATE_BAD_INPUT;
 	}
-	if (o->max_mde < 0)
-		o->max_mde = o->max_regress;
 	if (!o->nm) {
 		o->metrics[o->nm++] = cb_metric_find("dc_stall_p99_ns");
 		o->metrics[o->nm++] = cb_metric_find("dc_stall_total_ns");
@@ -195,7 +183,7 @@ static bool side_pending(const struct cb_side *s)
 }
 
 /* reasons the runs cannot carry a verdict; prints each, returns whether any */
-static bool structurally_inconclusive(const struct gate_opts *o, struct cb_gate_log *log,
+static bool structurally_inconclusive(const struct cb_gate_opts *o, struct cb_gate_log *log,
 				      const struct cb_side *sa, const struct cb_side *sb, size_t np,
 				      const struct cb_group *const *base,
 				      const struct cb_group *const *cand)
@@ -274,7 +262,7 @@ static size_t gate_values(const struct cb_group *g, int m, bool zeros, double *o
 }
 
 /* a non-significant change: a pass if these reps could have seen --max-mde, else inconclusive */
-static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const char *who,
+static int gate_power(const struct cb_gate_opts *o, struct cb_gate_log *log, const char *who,
 		      int m, const struct cb_judgement *j, const char *numbers)
 {
 	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
@@ -313,7 +301,7 @@ static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const 
 	return GATE_INCONCLUSIVE;
 }
 
-static int gate_metric(const struct gate_opts *o, struct cb_gate_log *log,
+static int gate_metric(const struct cb_gate_opts *o, struct cb_gate_log *log,
 		       const struct cb_group *a, const struct cb_group *b, int m, bool kernels)
 {
 	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
@@ -384,10 +372,10 @@ static int load_side(const char *spec, struct cb_run_data *rd, struct cb_side *s
 	return 0;
 }
 
-int cmd_gate(int argc, char **argv)
+int cb_gate(const struct cb_gate_opts *opts, FILE *out)
 {
-	struct gate_opts o = { .max_regress = 0.10, .max_mde = -1, .conf = 0.95, .min_reps = 4 };
-	struct cb_gate_log log = { 0 };
+	struct cb_gate_opts o = *opts;
+	struct cb_gate_log log = { .out = out };
 	const struct cb_group *base[MAX_PAIRS], *cand[MAX_PAIRS];
 	struct cb_run_data a, b;
 	struct cb_side sa, sb;
@@ -395,9 +383,10 @@ int cmd_gate(int argc, char **argv)
 	int rc, worst = GATE_PASS;
 	size_t np, pending;
 
-	rc = parse(argc, argv, &o);
-	if (rc >= 0)
-		return rc;
+	if (o.nm < 1 || o.nm > MAX_METRICS)
+		return GATE_BAD_INPUT;
+	if (o.max_mde < 0)
+		o.max_mde = o.max_regress;
 	if (load_side(o.base, &a, &sa, err, sizeof(err)) < 0) {
 		fprintf(stderr, "compactbench gate: baseline: %s\n", err);
 		return GATE_BAD_INPUT;
@@ -409,8 +398,8 @@ int cmd_gate(int argc, char **argv)
 	}
 	np = cb_sides_pair(&sa, &sb, base, cand, MAX_PAIRS);
 	/* cells not run yet are no failures: say which, gate on the rest */
-	pending = cb_side_print_pending(stdout, "pending, not gated: baseline ", &sa);
-	pending += cb_side_print_pending(stdout, "pending, not gated: candidate ", &sb);
+	pending = cb_side_print_pending(out, "pending, not gated: baseline ", &sa);
+	pending += cb_side_print_pending(out, "pending, not gated: candidate ", &sb);
 	if (structurally_inconclusive(&o, &log, &sa, &sb, np, base, cand)) {
 		worst = GATE_INCONCLUSIVE;
 	} else {
@@ -424,11 +413,11 @@ int cmd_gate(int argc, char **argv)
 			}
 		}
 	}
-	printf("gate: %s", worst == GATE_PASS ? "pass" : worst == GATE_REGRESSION ? "REGRESSION" :
-						       "inconclusive");
+	fprintf(out, "gate: %s", worst == GATE_PASS ? "pass" :
+				 worst == GATE_REGRESSION ? "REGRESSION" : "inconclusive");
 	if (pending)
-		printf(" (%zu group(s) pending, not gated: listed above)", pending);
-	printf("\n");
+		fprintf(out, " (%zu group(s) pending, not gated: listed above)", pending);
+	fprintf(out, "\n");
 	if (o.junit && cb_gate_write_junit(&log, o.junit, worst) < 0) {
 		fprintf(stderr, "compactbench gate: --junit %s: cannot write: %s\n", o.junit,
 			strerror(errno));
@@ -443,4 +432,15 @@ int cmd_gate(int argc, char **argv)
 	cb_run_free(&a);
 	cb_run_free(&b);
 	return worst;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct cb_gate_opts o = CB_GATE_OPTS_INIT;
+	int rc;
+
+	rc = parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	return cb_gate(&o, stdout);
 }

@@ -7,6 +7,7 @@
  */
 #include "cmd.h"
 #include "agent.h"
+#include "cmd.h"
 #include "collector.h"
 #include "matrix.h"
 #include "run.h"
@@ -20,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-int cmd_agent(int argc, char **argv);
 
 static const char agent_usage[] =
 	"usage: compactbench agent [--quick] CONFIG CELL_ID OUTDIR\n"

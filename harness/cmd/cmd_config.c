@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cmd_config(int argc, char **argv);
-
 static const char usage[] =
 	"usage: compactbench config check CONFIG [--quick]\n"
 	"   or: compactbench config doc\n"

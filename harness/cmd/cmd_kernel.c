@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int cmd_kernel(int argc, char **argv);
-
 static const char kernel_usage[] =
 	"usage: compactbench kernel build RECIPE\n"
 	"\n"

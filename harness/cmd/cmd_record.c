@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd_record.c - `compactbench record`: the collector around any command (cmd_record.h).
+ * cmd_record.c - `compactbench record`: the collector around any command (cmd.h).
  *
  * CMD is forked first and waits on a pipe, so it never inherits the collector's
  * trace_pipe_raw descriptors (a CMD that outlives us could keep the instance busy); once
@@ -9,7 +9,7 @@
  * sent to us alone they are passed on to CMD (a terminal's ^C reaches CMD by itself), and
  * the recording stops when CMD exits.
  */
-#include "cmd_record.h"
+#include "cmd.h"
 #include "collector.h"
 #include "util.h"
 
