@@ -112,6 +112,9 @@ int cmd_agent(int argc, char **argv)
 		fputs(agent_usage, stdout);
 		return 0;
 	}
+	if (cb_command_bad_option("agent", argc, argv, (const char *const[]){ "--quick", NULL },
+				  agent_usage))
+		return 2;
 	if (a < argc && !strcmp(argv[a], "--quick")) {
 		run.quick = true;
 		a++;

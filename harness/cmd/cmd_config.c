@@ -69,6 +69,9 @@ int cmd_config(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
+	if (cb_command_bad_option("config", argc, argv, (const char *const[]){ "--quick", NULL },
+				  usage))
+		return 2;
 	if (argc == 2 && !strcmp(argv[1], "doc")) {
 		cb_config_doc(stdout);
 		return 0;

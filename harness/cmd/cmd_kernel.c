@@ -45,6 +45,8 @@ int cmd_kernel(int argc, char **argv)
 		fputs(kernel_usage, stdout);
 		return 0;
 	}
+	if (cb_command_bad_option("kernel", argc, argv, NULL, kernel_usage))
+		return 2;
 	if (argc != 3 || strcmp(argv[1], "build")) {
 		fputs(kernel_usage, stderr);
 		return 2;

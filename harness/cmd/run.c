@@ -692,6 +692,8 @@ int cmd_restore(int argc, char **argv)
 		fputs(restore_usage, stdout);
 		return 0;
 	}
+	if (cb_command_bad_option("restore", argc, argv, NULL, restore_usage))
+		return 2;
 	if (argc != 1) {
 		fputs(restore_usage, stderr);
 		return 2;
