@@ -4,6 +4,7 @@
  * candidate, as a fixed-width table (for a cover letter, the way mmtests' compare-kernels
  * output is pasted), markdown or JSON.
  */
+#include "cmd_opt.h"
 #include "compare.h"
 #include "learning.h"
 
@@ -433,14 +434,33 @@ static const char usage[] =
 	"has its own section; drift across repetitions is reported when significant. Cells\n"
 	"not run yet (a kernel not booted yet: run.json's \"pending\") are listed as pending,\n"
 	"not as failures.\n"
-	"\n"
-	"  --all              every metric, not only the key ones\n"
-	"  --format F         text (default, 80 columns), markdown (or md) or json\n"
-	"  --confidence C     0.95 by default\n"
-	"  --kernels B,C      compare kernel C against kernel B within the one run DIR\n"
+	"\n";
+
+static const char usage_tail[] =
 	"\n"
 	"exit status: 0 compared (or the other side is only pending), 2 bad input: usage, a\n"
 	"run that cannot be read, nothing to compare (the message says what would compare).\n";
+
+enum { OPT_ALL = 256, OPT_FORMAT, OPT_CONFIDENCE, OPT_KERNELS };
+
+/* the options, once: getopt's tables and the usage's option lines (cmd_opt.h) */
+static const struct cb_opt compare_opts[] = {
+	{ "all", OPT_ALL, NULL, "every metric, not only the key ones" },
+	{ "format", OPT_FORMAT, "F", "text (default, 80 columns), markdown (or md) or json" },
+	{ "confidence", OPT_CONFIDENCE, "C", "0.95 by default" },
+	{ "kernels", OPT_KERNELS, "B,C",
+	  "compare kernel C against kernel B within the one run DIR" },
+	{ "help", 'h', NULL, NULL },
+};
+
+#define NR_COMPARE_OPTS (sizeof(compare_opts) / sizeof(compare_opts[0]))
+
+static void print_usage(FILE *out)
+{
+	fputs(usage, out);
+	cb_opt_usage(out, compare_opts, NR_COMPARE_OPTS, 18);
+	fputs(usage_tail, out);
+}
 
 /* the names @n of @names as "a, b, c" into @buf */
 static const char *name_list(char (*names)[64], size_t n, char *buf, size_t len)
@@ -545,20 +565,16 @@ int cb_compare(const struct cb_compare_opts *o, FILE *out)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' }, { "confidence", required_argument, NULL, 'c' },
-		{ "kernels", required_argument, NULL, 'k' }, { "help", no_argument, NULL, 'h' },
-		{ "all", no_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cb_compare_opts o = { .format = CB_COMPARE_TEXT, .conf = 0.95 };
+	struct cb_opt_parser p;
 	char *end;
 	int c;
 
+	cb_opt_parser_init(&p, compare_opts, NR_COMPARE_OPTS, false);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'f':
+		case OPT_FORMAT:
 			if (!strcmp(optarg, "text"))
 				o.format = CB_COMPARE_TEXT;
 			else if (!strcmp(optarg, "md") || !strcmp(optarg, "markdown"))
@@ -572,7 +588,7 @@ int cmd_compare(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'c':
+		case OPT_CONFIDENCE:
 			o.conf = strtod(optarg, &end);
 			if (*end || !(o.conf > 0.5 && o.conf < 1)) {
 				fprintf(stderr, "compactbench compare: --confidence '%s': a number in "
@@ -580,22 +596,22 @@ int cmd_compare(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'k':
+		case OPT_KERNELS:
 			o.kernels = optarg;
 			break;
-		case 'a':
+		case OPT_ALL:
 			o.all = true;
 			break;
 		case 'h':
-			fputs(usage, stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			fputs(usage, stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind >= argc || argc - optind > MAX_RUNS) {
-		fputs(usage, stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	o.dirs = argv + optind;

@@ -17,6 +17,7 @@
  * events, different configs or workloads, a cell that failed. Each outcome can also go to
  * a JUnit XML report and a markdown summary for CI (gate_report.c).
  */
+#include "cmd_opt.h"
 #include "compare.h"
 #include "gate.h"
 
@@ -51,10 +52,9 @@ static const char usage[] =
 	"value only in the candidate is judged against a baseline of zeros (lower-is-better\n"
 	"metrics). Inconclusive too: fewer than --min-reps repetitions, lost trace events\n"
 	"(unless --allow-lost), different configs or workloads, a cell that failed, or a side\n"
-	"whose cells are all pending.\n"
-	"  --junit FILE       also write a JUnit XML report: one test case per gated metric and\n"
-	"                     group, failures and errors with the numbers (GitLab, Jenkins)\n"
-	"  --summary-md FILE  also write a markdown summary (e.g. $GITHUB_STEP_SUMMARY)\n"
+	"whose cells are all pending.\n";
+
+static const char usage_tail[] =
 	"Cells of a kernel not booted yet (run.json's \"pending\") are no failures: the gate\n"
 	"rules on the complete groups and lists the pending ones.\n"
 	"SEL takes part of a run, so two parts of one run can be gated against each other:\n"
@@ -67,6 +67,40 @@ static const char usage[] =
 	"Default metrics: dc_stall_p99_ns and dc_stall_total_ns. --min-reps is 4 because the\n"
 	"exact two-sided rank test cannot reach p < 0.05 with 3 repetitions a side (its\n"
 	"smallest p is then 0.1).\n";
+
+enum {
+	OPT_BASELINE = 256, OPT_CANDIDATE, OPT_METRIC, OPT_MAX_REGRESS, OPT_CONFIDENCE,
+	OPT_MIN_REPS, OPT_ALLOW_LOST, OPT_MAX_MDE, OPT_JUNIT, OPT_SUMMARY_MD,
+};
+
+/*
+ * the options, once: getopt's tables and the usage's option lines (cmd_opt.h); the usage's
+ * synopsis and text above say what the unlisted ones do
+ */
+static const struct cb_opt gate_opts[] = {
+	{ "baseline", OPT_BASELINE, "DIR[:SEL]", NULL },
+	{ "candidate", OPT_CANDIDATE, "DIR[:SEL]", NULL },
+	{ "metric", OPT_METRIC, "M", NULL },
+	{ "max-regress", OPT_MAX_REGRESS, "PCT", NULL },
+	{ "confidence", OPT_CONFIDENCE, "C", NULL },
+	{ "min-reps", OPT_MIN_REPS, "N", NULL },
+	{ "allow-lost", OPT_ALLOW_LOST, NULL, NULL },
+	{ "max-mde", OPT_MAX_MDE, "PCT", NULL },
+	{ "junit", OPT_JUNIT, "FILE", "also write a JUnit XML report: one test case per gated "
+	  "metric and\ngroup, failures and errors with the numbers (GitLab, Jenkins)" },
+	{ "summary-md", OPT_SUMMARY_MD, "FILE", "also write a markdown summary (e.g. "
+	  "$GITHUB_STEP_SUMMARY)" },
+	{ "help", 'h', NULL, NULL },
+};
+
+#define NR_GATE_OPTS (sizeof(gate_opts) / sizeof(gate_opts[0]))
+
+static void print_usage(FILE *out)
+{
+	fputs(usage, out);
+	cb_opt_usage(out, gate_opts, NR_GATE_OPTS, 18);
+	fputs(usage_tail, out);
+}
 
 static int parse_pct(const char *s, double *out)
 {
@@ -81,33 +115,21 @@ static int parse_pct(const char *s, double *out)
 
 static int parse(int argc, char **argv, struct cb_gate_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "candidate", required_argument, NULL, 'c' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "max-regress", required_argument, NULL, 'r' },
-		{ "confidence", required_argument, NULL, 'C' },
-		{ "min-reps", required_argument, NULL, 'n' },
-		{ "allow-lost", no_argument, NULL, 'l' },
-		{ "max-mde", required_argument, NULL, 'M' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "summary-md", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cb_opt_parser p;
 	char *end;
 	int c, m;
 
+	cb_opt_parser_init(&p, gate_opts, NR_GATE_OPTS, false);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'b':
+		case OPT_BASELINE:
 			o->base = optarg;
 			break;
-		case 'c':
+		case OPT_CANDIDATE:
 			o->cand = optarg;
 			break;
-		case 'm':
+		case OPT_METRIC:
 			m = cb_metric_find(optarg);
 			if (m < 0 || o->nm == MAX_METRICS) {
 				fprintf(stderr, "compactbench gate: --metric '%s': no such metric "
@@ -116,27 +138,27 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 			}
 			o->metrics[o->nm++] = m;
 			break;
-		case 'r':
+		case OPT_MAX_REGRESS:
 			if (parse_pct(optarg, &o->max_regress) < 0) {
 				fprintf(stderr, "compactbench gate: --max-regress '%s': a percentage "
 						"such as 10%%\n", optarg);
 				return GATE_BAD_INPUT;
 			}
 			break;
-		case 'M':
+		case OPT_MAX_MDE:
 			if (parse_pct(optarg, &o->max_mde) < 0) {
 				fprintf(stderr, "compactbench gate: --max-mde '%s': a percentage "
 						"such as 25%%\n", optarg);
 				return GATE_BAD_INPUT;
 			}
 			break;
-		case 'j':
+		case OPT_JUNIT:
 			o->junit = optarg;
 			break;
-		case 's':
+		case OPT_SUMMARY_MD:
 			o->summary_md = optarg;
 			break;
-		case 'C':
+		case OPT_CONFIDENCE:
 			o->conf = strtod(optarg, &end);
 			if (*end || !(o->conf > 0.5 && o->conf < 1)) {
 				fprintf(stderr, "compactbench gate: --confidence '%s': a number in "
@@ -144,26 +166,26 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 				return GATE_BAD_INPUT;
 			}
 			break;
-		case 'n':
+		case OPT_MIN_REPS:
 			o->min_reps = strtol(optarg, &end, 10);
 			if (*end || o->min_reps < 2 || o->min_reps > 1000) {
 				fprintf(stderr, "compactbench gate: --min-reps '%s': 2..1000\n", optarg);
 				return GATE_BAD_INPUT;
 			}
 			break;
-		case 'l':
+		case OPT_ALLOW_LOST:
 			o->allow_lost = true;
 			break;
 		case 'h':
-			fputs(usage, stdout);
+			print_usage(stdout);
 			return GATE_PASS;
 		default:
-			fputs(usage, stderr);
+			print_usage(stderr);
 			return GATE_BAD_INPUT;
 		}
 	}
 	if (!o->base || !o->cand || optind != argc) {
-		fputs(usage, stderr);
+		print_usage(stderr);
 		return GATE_BAD_INPUT;
 	}
 	if (!o->nm) {

@@ -18,7 +18,8 @@ struct cb_gate_opts {
 	const char *base, *cand;	/* DIR[:SETTING|:KERNEL/|:KERNEL/SETTING] */
 	int metrics[CB_GATE_MAX_METRICS];	/* indices into cb_metrics[] */
 	int nm;				/* at least 1 */
-	double max_regress, max_mde, conf;	/* fractions; max_mde < 0: the max_regress value */
+	double max_regress, max_mde;	/* fractions; max_mde < 0: the max_regress value */
+	double conf;			/* confidence, in (0.5, 1) */
 	long min_reps;
 	bool allow_lost;
 	const char *junit, *summary_md;	/* reports to write too, or NULL */

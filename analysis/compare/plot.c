@@ -7,6 +7,7 @@
  * (pngcairo) and SVG; report.md gets a Charts section and report.html (report_html.c) the
  * verdict, the tables and the charts.
  */
+#include "cmd_opt.h"
 #include "compare.h"
 #include "plot.h"
 #include "util.h"
@@ -137,6 +138,12 @@ static const char usage[] =
 	"\n"
 	"Exit: 0 drawn, 1 the charts or the report could not be written or drawn, 2 bad input.\n";
 
+/* the options, once: getopt's tables (cmd_opt.h); the usage's synopsis says what they do */
+static const struct cb_opt plot_opts[] = {
+	{ "output", 'o', "CHARTS_DIR", NULL },
+	{ "help", 'h', NULL, NULL },
+};
+
 int cb_plot(const struct cb_plot_opts *o, FILE *out)
 {
 	struct cb_run_data runs[MAX_RUNS];
@@ -189,16 +196,13 @@ out:
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cb_plot_opts o = { 0 };
+	struct cb_opt_parser p;
 	int c;
 
+	cb_opt_parser_init(&p, plot_opts, CB_ARRAY_SIZE(plot_opts), false);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			o.output = optarg;

@@ -132,7 +132,7 @@ int pl_report_html(const struct pl_ctx *c, const struct pl_chart *charts, int n)
 struct cb_plot_opts {
 	char *const *dirs;	/* the run directories; the first one's report gets the charts */
 	int nr_dirs;		/* 1 .. CB_PLOT_MAX_RUNS */
-	const char *output;	/* the charts directory, or NULL: dirs[0]/charts and the reports */
+	const char *output;	/* the charts directory; NULL: dirs[0]/charts and the reports */
 };
 
 /*

@@ -18,7 +18,8 @@
 
 const struct cb_command cb_commands[] = {
 	{ "run", cmd_run, "run a matrix config: every cell, then the table and the verdict" },
-	{ "analyze", cmd_analyze, "(re)compute summaries and report.md of a run, or analyze a trace.dat" },
+	{ "analyze", cmd_analyze,
+	  "(re)compute summaries and report.md of a run, or analyze a trace.dat" },
 	{ "merge", cmd_merge, "join the run directories of shards (run --shard I/N) into one run" },
 	{ "restore", cmd_restore, "put back knobs a killed run left changed" },
 	{ "config", cmd_config, "check a config file, or print the key reference" },

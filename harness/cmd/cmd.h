@@ -52,15 +52,6 @@ int cb_command_check(const struct cb_command *c, char *why, size_t len);
 int cb_command_run(const struct cb_command *c, int argc, char **argv);
 
 /*
- * cb_command_bad_option - for a command that reads its arguments by hand: the first of
- * @argv[1..@argc) that starts with '-' and is none of @known (a NULL-terminated list, or
- * NULL for none) is named on stderr ("compactbench @cmd: unknown option 'X'") and followed
- * by @usage. Returns 2 (the exit code of a bad command line) when it found one, else 0.
- */
-int cb_command_bad_option(const char *cmd, int argc, char **argv, const char *const *known,
-			  const char *usage);
-
-/*
  * cmd_run - `compactbench run CONFIG [-o DIR] [--resume] [--shard I/N] [--reps N] [--quick]`
  * (run.c)
  */

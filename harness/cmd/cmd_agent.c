@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "agent.h"
 #include "cmd.h"
+#include "cmd_opt.h"
 #include "collector.h"
 #include "matrix.h"
 #include "run.h"

@@ -4,6 +4,7 @@
  * key reference that configs/README.md embeds.
  */
 #include "cmd.h"
+#include "cmd_opt.h"
 #include "config.h"
 #include "config_verify.h"
 #include "matrix.h"

@@ -3,6 +3,7 @@
  * cmd_kernel.c - `compactbench kernel build RECIPE`: a cached bzImage for the qemu target.
  */
 #include "cmd.h"
+#include "cmd_opt.h"
 #include "kernel_build.h"
 #include "run.h"
 

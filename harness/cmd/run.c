@@ -7,6 +7,7 @@
 #include "analyze.h"
 #include "config_verify.h"
 #include "cmd.h"
+#include "cmd_opt.h"
 #include "compare.h"
 #include "gate.h"
 #include "plot.h"
