@@ -119,6 +119,30 @@ static void test_listed_commands(void **state)
 			fail_msg("the table of commands has no '%s'", documented[k]);
 }
 
+static int never_run(int argc, char **argv)
+{
+	fail_msg("a command its row's check refused ran");
+	return 0;
+}
+
+/* the one check before dispatch: a row's flags refuse it where the machine lacks them */
+static void test_command_flags(void **state)
+{
+	const struct cb_command root = { "needs-root", never_run, "", CB_CMD_ROOT };
+	char why[256] = "";
+
+	for (const struct cb_command *c = cb_commands; c->name; c++)
+		if (!c->flags)
+			assert_int_equal(cb_command_check(c, why, sizeof(why)), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(cb_command_check(&root, why, sizeof(why)), 0);
+		return;
+	}
+	assert_int_equal(cb_command_check(&root, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "compactbench needs-root: "));
+	assert_int_equal(cb_command_run(&root, 1, (char *[]){ "needs-root", NULL }), 1);
+}
+
 static void test_bad_command_line(void **state)
 {
 	expect((char *[]){ NULL }, 2, "usage: compactbench");
@@ -151,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_every_command),
 		cmocka_unit_test(test_bad_command_line),
 		cmocka_unit_test(test_listed_commands),
+		cmocka_unit_test(test_command_flags),
 	};
 	int fd, rc;
 
