@@ -4,6 +4,7 @@
  * candidate, as a fixed-width table (for a cover letter, the way mmtests' compare-kernels
  * output is pasted), markdown or JSON.
  */
+#include "cmd_opt.h"
 #include "compare.h"
 #include "learning.h"
 
@@ -16,7 +17,7 @@
 #include <string.h>
 
 #define MAX_PAIRS 256
-#define MAX_RUNS 16
+#define MAX_RUNS CB_COMPARE_MAX_RUNS
 
 int cb_compare_metric(const struct cb_group *a, const struct cb_group *b, int m, double conf,
 		      struct cb_cmp_row *row)
@@ -36,7 +37,7 @@ int cb_compare_metric(const struct cb_group *a, const struct cb_group *b, int m,
 	return rc;
 }
 
-enum fmt { FMT_TEXT, FMT_MD, FMT_JSON };
+enum fmt { FMT_TEXT = CB_COMPARE_TEXT, FMT_MD = CB_COMPARE_MD, FMT_JSON = CB_COMPARE_JSON };
 
 /* what one pair prints: the options of this compare */
 struct view {
@@ -433,14 +434,33 @@ static const char usage[] =
 	"has its own section; drift across repetitions is reported when significant. Cells\n"
 	"not run yet (a kernel not booted yet: run.json's \"pending\") are listed as pending,\n"
 	"not as failures.\n"
-	"\n"
-	"  --all              every metric, not only the key ones\n"
-	"  --format F         text (default, 80 columns), markdown (or md) or json\n"
-	"  --confidence C     0.95 by default\n"
-	"  --kernels B,C      compare kernel C against kernel B within the one run DIR\n"
+	"\n";
+
+static const char usage_tail[] =
 	"\n"
 	"exit status: 0 compared (or the other side is only pending), 2 bad input: usage, a\n"
 	"run that cannot be read, nothing to compare (the message says what would compare).\n";
+
+enum { OPT_ALL = 256, OPT_FORMAT, OPT_CONFIDENCE, OPT_KERNELS };
+
+/* the options, once: getopt's tables and the usage's option lines (cmd_opt.h) */
+static const struct cb_opt compare_opts[] = {
+	{ "all", OPT_ALL, NULL, "every metric, not only the key ones" },
+	{ "format", OPT_FORMAT, "F", "text (default, 80 columns), markdown (or md) or json" },
+	{ "confidence", OPT_CONFIDENCE, "C", "0.95 by default" },
+	{ "kernels", OPT_KERNELS, "B,C",
+	  "compare kernel C against kernel B within the one run DIR" },
+	{ "help", 'h', NULL, NULL },
+};
+
+#define NR_COMPARE_OPTS (sizeof(compare_opts) / sizeof(compare_opts[0]))
+
+static void print_usage(FILE *out)
+{
+	fputs(usage, out);
+	cb_opt_usage(out, compare_opts, NR_COMPARE_OPTS, 18);
+	fputs(usage_tail, out);
+}
 
 /* the names @n of @names as "a, b, c" into @buf */
 static const char *name_list(char (*names)[64], size_t n, char *buf, size_t len)
@@ -482,74 +502,25 @@ static bool no_pairs(const struct cb_run_data *ra, const struct cb_run_data *rb,
 	return true;
 }
 
-int cmd_compare(int argc, char **argv)
+int cb_compare(const struct cb_compare_opts *o, FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' }, { "confidence", required_argument, NULL, 'c' },
-		{ "kernels", required_argument, NULL, 'k' }, { "help", no_argument, NULL, 'h' },
-		{ "all", no_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cb_side sides[2];
-	const char *kernels = NULL;
+	const char *kernels = o->kernels;
 	struct cb_run_data runs[MAX_RUNS];
 	const struct cb_group *base[MAX_PAIRS], *cand[MAX_PAIRS];
 	struct json_object *all = NULL;
-	struct view v = { .f = FMT_TEXT, .conf = 0.95 };
-	char *end;
-	int c, nr = 0, rc = 0;
+	struct view v = { .f = (enum fmt)o->format, .conf = o->conf, .all = o->all };
+	int nr = o->nr_dirs, rc = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (!strcmp(optarg, "text"))
-				v.f = FMT_TEXT;
-			else if (!strcmp(optarg, "md") || !strcmp(optarg, "markdown"))
-				v.f = FMT_MD;
-			else if (!strcmp(optarg, "json"))
-				v.f = FMT_JSON;
-			else {
-				fprintf(stderr, "compactbench compare: --format '%s': text, markdown or "
-						"json\n",
-					optarg);
-				return 2;
-			}
-			break;
-		case 'c':
-			v.conf = strtod(optarg, &end);
-			if (*end || !(v.conf > 0.5 && v.conf < 1)) {
-				fprintf(stderr, "compactbench compare: --confidence '%s': a number in "
-						"(0.5, 1)\n", optarg);
-				return 2;
-			}
-			break;
-		case 'k':
-			kernels = optarg;
-			break;
-		case 'a':
-			v.all = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc || argc - optind > MAX_RUNS) {
-		fputs(usage, stderr);
+	if (nr < 1 || nr > MAX_RUNS)
 		return 2;
-	}
-	if (kernels && (argc - optind != 1 || parse_kernels(kernels, sides) < 0)) {
+	if (kernels && (nr != 1 || parse_kernels(kernels, sides) < 0)) {
 		fprintf(stderr, "compactbench compare: --kernels '%s': two kernels BASE,CAND of one "
 				"run DIR\n", kernels);
 		return 2;
 	}
-	if (cb_runs_load_all(argv + optind, argc - optind, runs, "compare") < 0)
+	if (cb_runs_load_all(o->dirs, nr, runs, "compare") < 0)
 		return 2;
-	nr = argc - optind;
 	for (int k = 0; kernels && k < 2; k++) {
 		char err[1024];
 
@@ -574,20 +545,76 @@ int cmd_compare(int argc, char **argv)
 		if (!np && no_pairs(ra, rb, kernels ? sides : NULL))
 			rc = 2;
 		for (size_t i = 0; i < np; i++)
-			print_pair(stdout, &v, all, ra, rb, base[i], cand[i]);
+			print_pair(out, &v, all, ra, rb, base[i], cand[i]);
 	}
 	/* what could not be compared because it has not run yet (stderr named it too) */
 	for (int k = 0; v.f != FMT_JSON && k < nr; k++) {
 		struct cb_side whole = { .rd = &runs[k] };
 
 		if (runs[k].npending)
-			printf("\n%s", v.f == FMT_MD ? "**Pending** (not compared yet)\n\n" : "");
-		cb_side_print_pending(stdout, v.f == FMT_MD ? "- pending: " : "pending: ", &whole);
+			fprintf(out, "\n%s", v.f == FMT_MD ? "**Pending** (not compared yet)\n\n" : "");
+		cb_side_print_pending(out, v.f == FMT_MD ? "- pending: " : "pending: ", &whole);
 	}
 	if (all)
-		printf("%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));
+		fprintf(out, "%s\n", json_object_to_json_string_ext(all, JSON_C_TO_STRING_PRETTY));
 	json_object_put(all);
 	for (int k = 0; k < nr; k++)
 		cb_run_free(&runs[k]);
 	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct cb_compare_opts o = { .format = CB_COMPARE_TEXT, .conf = 0.95 };
+	struct cb_opt_parser p;
+	char *end;
+	int c;
+
+	cb_opt_parser_init(&p, compare_opts, NR_COMPARE_OPTS, false);
+	optind = 1;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				o.format = CB_COMPARE_TEXT;
+			else if (!strcmp(optarg, "md") || !strcmp(optarg, "markdown"))
+				o.format = CB_COMPARE_MD;
+			else if (!strcmp(optarg, "json"))
+				o.format = CB_COMPARE_JSON;
+			else {
+				fprintf(stderr, "compactbench compare: --format '%s': text, markdown or "
+						"json\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case OPT_CONFIDENCE:
+			o.conf = strtod(optarg, &end);
+			if (*end || !(o.conf > 0.5 && o.conf < 1)) {
+				fprintf(stderr, "compactbench compare: --confidence '%s': a number in "
+						"(0.5, 1)\n", optarg);
+				return 2;
+			}
+			break;
+		case OPT_KERNELS:
+			o.kernels = optarg;
+			break;
+		case OPT_ALL:
+			o.all = true;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return 0;
+		default:
+			print_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc || argc - optind > MAX_RUNS) {
+		print_usage(stderr);
+		return 2;
+	}
+	o.dirs = argv + optind;
+	o.nr_dirs = argc - optind;
+	return cb_compare(&o, stdout);
 }

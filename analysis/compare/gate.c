@@ -17,8 +17,9 @@
  * events, different configs or workloads, a cell that failed. Each outcome can also go to
  * a JUnit XML report and a markdown summary for CI (gate_report.c).
  */
+#include "cmd_opt.h"
 #include "compare.h"
-#include "gate_report.h"
+#include "gate.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -30,7 +31,7 @@
 #include <string.h>
 
 
-#define MAX_METRICS 32
+#define MAX_METRICS CB_GATE_MAX_METRICS
 #define MAX_PAIRS 256
 
 static const char usage[] =
@@ -51,10 +52,9 @@ static const char usage[] =
 	"value only in the candidate is judged against a baseline of zeros (lower-is-better\n"
 	"metrics). Inconclusive too: fewer than --min-reps repetitions, lost trace events\n"
 	"(unless --allow-lost), different configs or workloads, a cell that failed, or a side\n"
-	"whose cells are all pending.\n"
-	"  --junit FILE       also write a JUnit XML report: one test case per gated metric and\n"
-	"                     group, failures and errors with the numbers (GitLab, Jenkins)\n"
-	"  --summary-md FILE  also write a markdown summary (e.g. $GITHUB_STEP_SUMMARY)\n"
+	"whose cells are all pending.\n";
+
+static const char usage_tail[] =
 	"Cells of a kernel not booted yet (run.json's \"pending\") are no failures: the gate\n"
 	"rules on the complete groups and lists the pending ones.\n"
 	"SEL takes part of a run, so two parts of one run can be gated against each other:\n"
@@ -68,15 +68,39 @@ static const char usage[] =
 	"exact two-sided rank test cannot reach p < 0.05 with 3 repetitions a side (its\n"
 	"smallest p is then 0.1).\n";
 
-struct gate_opts {
-	const char *base, *cand;
-	int metrics[MAX_METRICS];
-	int nm;
-	double max_regress, max_mde, conf;	/* max_mde < 0: the max_regress value */
-	long min_reps;
-	bool allow_lost;
-	const char *junit, *summary_md;
+enum {
+	OPT_BASELINE = 256, OPT_CANDIDATE, OPT_METRIC, OPT_MAX_REGRESS, OPT_CONFIDENCE,
+	OPT_MIN_REPS, OPT_ALLOW_LOST, OPT_MAX_MDE, OPT_JUNIT, OPT_SUMMARY_MD,
 };
+
+/*
+ * the options, once: getopt's tables and the usage's option lines (cmd_opt.h); the usage's
+ * synopsis and text above say what the unlisted ones do
+ */
+static const struct cb_opt gate_opts[] = {
+	{ "baseline", OPT_BASELINE, "DIR[:SEL]", NULL },
+	{ "candidate", OPT_CANDIDATE, "DIR[:SEL]", NULL },
+	{ "metric", OPT_METRIC, "M", NULL },
+	{ "max-regress", OPT_MAX_REGRESS, "PCT", NULL },
+	{ "confidence", OPT_CONFIDENCE, "C", NULL },
+	{ "min-reps", OPT_MIN_REPS, "N", NULL },
+	{ "allow-lost", OPT_ALLOW_LOST, NULL, NULL },
+	{ "max-mde", OPT_MAX_MDE, "PCT", NULL },
+	{ "junit", OPT_JUNIT, "FILE", "also write a JUnit XML report: one test case per gated "
+	  "metric and\ngroup, failures and errors with the numbers (GitLab, Jenkins)" },
+	{ "summary-md", OPT_SUMMARY_MD, "FILE", "also write a markdown summary (e.g. "
+	  "$GITHUB_STEP_SUMMARY)" },
+	{ "help", 'h', NULL, NULL },
+};
+
+#define NR_GATE_OPTS (sizeof(gate_opts) / sizeof(gate_opts[0]))
+
+static void print_usage(FILE *out)
+{
+	fputs(usage, out);
+	cb_opt_usage(out, gate_opts, NR_GATE_OPTS, 18);
+	fputs(usage_tail, out);
+}
 
 static int parse_pct(const char *s, double *out)
 {
@@ -89,35 +113,23 @@ static int parse_pct(const char *s, double *out)
 	return 0;
 }
 
-static int parse(int argc, char **argv, struct gate_opts *o)
+static int parse(int argc, char **argv, struct cb_gate_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "candidate", required_argument, NULL, 'c' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "max-regress", required_argument, NULL, 'r' },
-		{ "confidence", required_argument, NULL, 'C' },
-		{ "min-reps", required_argument, NULL, 'n' },
-		{ "allow-lost", no_argument, NULL, 'l' },
-		{ "max-mde", required_argument, NULL, 'M' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "summary-md", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cb_opt_parser p;
 	char *end;
 	int c, m;
 
+	cb_opt_parser_init(&p, gate_opts, NR_GATE_OPTS, false);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
-		case 'b':
+		case OPT_BASELINE:
 			o->base = optarg;
 			break;
-		case 'c':
+		case OPT_CANDIDATE:
 			o->cand = optarg;
 			break;
-		case 'm':
+		case OPT_METRIC:
 			m = cb_metric_find(optarg);
 			if (m < 0 || o->nm == MAX_METRICS) {
 				fprintf(stderr, "compactbench gate: --metric '%s': no such metric "
@@ -126,27 +138,27 @@ static int parse(int argc, char **argv, struct gate_opts *o)
 			}
 			o->metrics[o->nm++] = m;
 			break;
-		case 'r':
+		case OPT_MAX_REGRESS:
 			if (parse_pct(optarg, &o->max_regress) < 0) {
 				fprintf(stderr, "compactbench gate: --max-regress '%s': a percentage "
 						"such as 10%%\n", optarg);
 				return GATE_BAD_INPUT;
 			}
 			break;
-		case 'M':
+		case OPT_MAX_MDE:
 			if (parse_pct(optarg, &o->max_mde) < 0) {
 				fprintf(stderr, "compactbench gate: --max-mde '%s': a percentage "
 						"such as 25%%\n", optarg);
 				return GATE_BAD_INPUT;
 			}
 			break;
-		case 'j':
+		case OPT_JUNIT:
 			o->junit = optarg;
 			break;
-		case 's':
+		case OPT_SUMMARY_MD:
 			o->summary_md = optarg;
 			break;
-		case 'C':
+		case OPT_CONFIDENCE:
 			o->conf = strtod(optarg, &end);
 			if (*end || !(o->conf > 0.5 && o->conf < 1)) {
 				fprintf(stderr, "compactbench gate: --confidence '%s': a number in "
@@ -154,30 +166,28 @@ static int parse(int argc, char **argv, struct gate_opts *o)
 				return GATE_BAD_INPUT;
 			}
 			break;
-		case 'n':
+		case OPT_MIN_REPS:
 			o->min_reps = strtol(optarg, &end, 10);
 			if (*end || o->min_reps < 2 || o->min_reps > 1000) {
 				fprintf(stderr, "compactbench gate: --min-reps '%s': 2..1000\n", optarg);
 				return GATE_BAD_INPUT;
 			}
 			break;
-		case 'l':
+		case OPT_ALLOW_LOST:
 			o->allow_lost = true;
 			break;
 		case 'h':
-			fputs(usage, stdout);
+			print_usage(stdout);
 			return GATE_PASS;
 		default:
-			fputs(usage, stderr);
+			print_usage(stderr);
 			return GATE_BAD_INPUT;
 		}
 	}
 	if (!o->base || !o->cand || optind != argc) {
-		fputs(usage, stderr);
+		print_usage(stderr);
 		return GATE_BAD_INPUT;
 	}
-	if (o->max_mde < 0)
-		o->max_mde = o->max_regress;
 	if (!o->nm) {
 		o->metrics[o->nm++] = cb_metric_find("dc_stall_p99_ns");
 		o->metrics[o->nm++] = cb_metric_find("dc_stall_total_ns");
@@ -195,7 +205,7 @@ static bool side_pending(const struct cb_side *s)
 }
 
 /* reasons the runs cannot carry a verdict; prints each, returns whether any */
-static bool structurally_inconclusive(const struct gate_opts *o, struct cb_gate_log *log,
+static bool structurally_inconclusive(const struct cb_gate_opts *o, struct cb_gate_log *log,
 				      const struct cb_side *sa, const struct cb_side *sb, size_t np,
 				      const struct cb_group *const *base,
 				      const struct cb_group *const *cand)
@@ -274,7 +284,7 @@ static size_t gate_values(const struct cb_group *g, int m, bool zeros, double *o
 }
 
 /* a non-significant change: a pass if these reps could have seen --max-mde, else inconclusive */
-static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const char *who,
+static int gate_power(const struct cb_gate_opts *o, struct cb_gate_log *log, const char *who,
 		      int m, const struct cb_judgement *j, const char *numbers)
 {
 	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
@@ -313,7 +323,7 @@ static int gate_power(const struct gate_opts *o, struct cb_gate_log *log, const 
 	return GATE_INCONCLUSIVE;
 }
 
-static int gate_metric(const struct gate_opts *o, struct cb_gate_log *log,
+static int gate_metric(const struct cb_gate_opts *o, struct cb_gate_log *log,
 		       const struct cb_group *a, const struct cb_group *b, int m, bool kernels)
 {
 	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
@@ -384,10 +394,10 @@ static int load_side(const char *spec, struct cb_run_data *rd, struct cb_side *s
 	return 0;
 }
 
-int cmd_gate(int argc, char **argv)
+int cb_gate(const struct cb_gate_opts *opts, FILE *out)
 {
-	struct gate_opts o = { .max_regress = 0.10, .max_mde = -1, .conf = 0.95, .min_reps = 4 };
-	struct cb_gate_log log = { 0 };
+	struct cb_gate_opts o = *opts;
+	struct cb_gate_log log = { .out = out };
 	const struct cb_group *base[MAX_PAIRS], *cand[MAX_PAIRS];
 	struct cb_run_data a, b;
 	struct cb_side sa, sb;
@@ -395,9 +405,10 @@ int cmd_gate(int argc, char **argv)
 	int rc, worst = GATE_PASS;
 	size_t np, pending;
 
-	rc = parse(argc, argv, &o);
-	if (rc >= 0)
-		return rc;
+	if (o.nm < 1 || o.nm > MAX_METRICS)
+		return GATE_BAD_INPUT;
+	if (o.max_mde < 0)
+		o.max_mde = o.max_regress;
 	if (load_side(o.base, &a, &sa, err, sizeof(err)) < 0) {
 		fprintf(stderr, "compactbench gate: baseline: %s\n", err);
 		return GATE_BAD_INPUT;
@@ -409,8 +420,8 @@ int cmd_gate(int argc, char **argv)
 	}
 	np = cb_sides_pair(&sa, &sb, base, cand, MAX_PAIRS);
 	/* cells not run yet are no failures: say which, gate on the rest */
-	pending = cb_side_print_pending(stdout, "pending, not gated: baseline ", &sa);
-	pending += cb_side_print_pending(stdout, "pending, not gated: candidate ", &sb);
+	pending = cb_side_print_pending(out, "pending, not gated: baseline ", &sa);
+	pending += cb_side_print_pending(out, "pending, not gated: candidate ", &sb);
 	if (structurally_inconclusive(&o, &log, &sa, &sb, np, base, cand)) {
 		worst = GATE_INCONCLUSIVE;
 	} else {
@@ -424,11 +435,11 @@ int cmd_gate(int argc, char **argv)
 			}
 		}
 	}
-	printf("gate: %s", worst == GATE_PASS ? "pass" : worst == GATE_REGRESSION ? "REGRESSION" :
-						       "inconclusive");
+	fprintf(out, "gate: %s", worst == GATE_PASS ? "pass" :
+				 worst == GATE_REGRESSION ? "REGRESSION" : "inconclusive");
 	if (pending)
-		printf(" (%zu group(s) pending, not gated: listed above)", pending);
-	printf("\n");
+		fprintf(out, " (%zu group(s) pending, not gated: listed above)", pending);
+	fprintf(out, "\n");
 	if (o.junit && cb_gate_write_junit(&log, o.junit, worst) < 0) {
 		fprintf(stderr, "compactbench gate: --junit %s: cannot write: %s\n", o.junit,
 			strerror(errno));
@@ -443,4 +454,15 @@ int cmd_gate(int argc, char **argv)
 	cb_run_free(&a);
 	cb_run_free(&b);
 	return worst;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct cb_gate_opts o = CB_GATE_OPTS_INIT;
+	int rc;
+
+	rc = parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	return cb_gate(&o, stdout);
 }

@@ -34,7 +34,7 @@ void cb_gate_note(struct cb_gate_log *log, int rc, const char *group, const char
 	va_start(ap, fmt);
 	vsnprintf(n->text, sizeof(n->text), fmt, ap);
 	va_end(ap);
-	printf("%s\n", n->text);
+	fprintf(log->out, "%s\n", n->text);
 }
 
 /* @s with XML's five special characters escaped (no control characters: they are dropped) */

@@ -8,6 +8,7 @@
 #define CB_GATE_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum { GATE_PASS = 0, GATE_REGRESSION = 1, GATE_BAD_INPUT = 2, GATE_INCONCLUSIVE = 3 };
 
@@ -21,10 +22,11 @@ struct cb_gate_note {
 struct cb_gate_log {
 	struct cb_gate_note *notes;
 	size_t n, cap;
+	FILE *out;		/* where each note is printed as it is decided */
 };
 
 /*
- * cb_gate_note - print "@fmt..." as one line to stdout and keep it as the outcome @rc of
+ * cb_gate_note - print "@fmt..." as one line to @log->out and keep it as the outcome @rc of
  * @metric in @group
  */
 void cb_gate_note(struct cb_gate_log *log, int rc, const char *group, const char *metric,

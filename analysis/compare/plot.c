@@ -7,6 +7,7 @@
  * (pngcairo) and SVG; report.md gets a Charts section and report.html (report_html.c) the
  * verdict, the tables and the charts.
  */
+#include "cmd_opt.h"
 #include "compare.h"
 #include "plot.h"
 #include "util.h"
@@ -20,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_RUNS 16
+#define MAX_RUNS CB_PLOT_MAX_RUNS
 #define MAX_CHARTS (16 + PL_MAX * PL_MAX)
 
 /* the charts, in the order the report shows them: a new kind of chart is one row */
@@ -137,42 +138,26 @@ static const char usage[] =
 	"\n"
 	"Exit: 0 drawn, 1 the charts or the report could not be written or drawn, 2 bad input.\n";
 
-int cmd_plot(int argc, char **argv)
+/* the options, once: getopt's tables (cmd_opt.h); the usage's synopsis says what they do */
+static const struct cb_opt plot_opts[] = {
+	{ "output", 'o', "CHARTS_DIR", NULL },
+	{ "help", 'h', NULL, NULL },
+};
+
+int cb_plot(const struct cb_plot_opts *o, FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cb_run_data runs[MAX_RUNS];
 	char dir[PATH_MAX];
-	const char *out = NULL;
 	struct pl_chart *charts = NULL;
 	struct pl_ctx *ctx = NULL;
-	int c, nr = 0, rc = 1, n;
+	int nr = 0, rc = 1, n;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc || argc - optind > MAX_RUNS) {
-		fputs(usage, stderr);
+	if (o->nr_dirs < 1 || o->nr_dirs > MAX_RUNS)
 		return 2;
-	}
-	if (cb_runs_load_all(argv + optind, argc - optind, runs, "plot") < 0)
+	if (cb_runs_load_all(o->dirs, o->nr_dirs, runs, "plot") < 0)
 		return 2;
-	nr = argc - optind;
-	if ((out ? cb_path(dir, sizeof(dir), "%s", out) :
+	nr = o->nr_dirs;
+	if ((o->output ? cb_path(dir, sizeof(dir), "%s", o->output) :
 		   cb_path(dir, sizeof(dir), "%s/charts", runs[0].dir)) < 0 || cb_mkdir_p(dir) < 0) {
 		fprintf(stderr, "compactbench plot: %s: cannot create: %s\n", dir, strerror(errno));
 		goto out;
@@ -189,15 +174,15 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (run_gnuplot(dir) < 0)
 		goto out;
-	if (!out && (update_report_md(runs[0].dir, "charts", charts, n) < 0 ||
-		     pl_report_html(ctx, charts, n) < 0)) {
+	if (!o->output && (update_report_md(runs[0].dir, "charts", charts, n) < 0 ||
+			   pl_report_html(ctx, charts, n) < 0)) {
 		fprintf(stderr, "compactbench plot: %s: cannot write the report\n", runs[0].dir);
 		goto out;
 	}
-	for (int i = 0; i < n; i++)
-		printf("%s/%s.png\n%s/%s.svg\n", dir, charts[i].file, dir, charts[i].file);
-	if (!out)
-		printf("%s/report.html\n", runs[0].dir);
+	for (int i = 0; out && i < n; i++)
+		fprintf(out, "%s/%s.png\n%s/%s.svg\n", dir, charts[i].file, dir, charts[i].file);
+	if (out && !o->output)
+		fprintf(out, "%s/report.html\n", runs[0].dir);
 	rc = 0;
 out:
 	if (ctx)
@@ -207,4 +192,34 @@ out:
 	for (int k = 0; k < nr; k++)
 		cb_run_free(&runs[k]);
 	return rc;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct cb_plot_opts o = { 0 };
+	struct cb_opt_parser p;
+	int c;
+
+	cb_opt_parser_init(&p, plot_opts, CB_ARRAY_SIZE(plot_opts), false);
+	optind = 1;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
+		switch (c) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc || argc - optind > MAX_RUNS) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	o.dirs = argv + optind;
+	o.nr_dirs = argc - optind;
+	return cb_plot(&o, stdout);
 }

@@ -126,4 +126,22 @@ int pl_waves(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max);
  */
 int pl_report_html(const struct pl_ctx *c, const struct pl_chart *charts, int n);
 
+#define CB_PLOT_MAX_RUNS 16
+
+/* what `compactbench plot` was asked (cmd_plot fills it from argv, `run` by hand) */
+struct cb_plot_opts {
+	char *const *dirs;	/* the run directories; the first one's report gets the charts */
+	int nr_dirs;		/* 1 .. CB_PLOT_MAX_RUNS */
+	const char *output;	/* the charts directory; NULL: dirs[0]/charts and the reports */
+};
+
+/*
+ * cb_plot - draw the charts of @o->dirs with gnuplot into the charts directory and, without
+ * @o->output, add them to the first run's report.md and write its report.html. The path of
+ * every chart (and of report.html) goes to @out, one a line, unless @out is NULL; progress
+ * and problems go to stderr, prefixed "compactbench plot: ". Returns the exit code of the
+ * command: 0 drawn, 1 the charts or the report could not be written or drawn, 2 bad input.
+ */
+int cb_plot(const struct cb_plot_opts *o, FILE *out);
+
 #endif

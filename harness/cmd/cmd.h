@@ -1,32 +1,85 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cmd.h - the `compactbench` commands of harness/cmd/: each takes its argv (argv[0] is the
- * command's name) and returns the process exit code (0 ok, 1 failed, 2 bad input, 130
- * interrupted). The commands of the analysis layer (analyze, compare, gate, plot) are
- * declared in analysis/core/analyze.h and analysis/compare/compare.h.
+ * cmd.h - the commands of `compactbench`: one table (cmd.c) with a row per command, what
+ * each row needs checked in one place before dispatch (as git's run_builtin does), and the
+ * prototypes of the commands: those of harness/cmd/ here, those of the analysis layer
+ * (analyze, compare, gate, plot) in analysis/core/analyze.h and analysis/compare/compare.h,
+ * which this header includes, since the layer below cannot see this one. A command is a
+ * thin wrapper: argv into an options struct, then the library under it (cb_compare,
+ * cb_gate, cb_plot, cb_analyze_run, ...).
+ *
+ * Every command takes argv[0] as its own name, prints its usage on stdout and returns 0
+ * for -h/--help, and returns 2 with its usage (or a line naming the bad option) on stderr
+ * for a bad command line; otherwise it returns its exit code (README: exit codes).
  */
 #ifndef CB_CMD_H
 #define CB_CMD_H
 
+#include <stddef.h>
+
+#include "analyze.h"	/* cmd_analyze: the analysis layer's commands are declared there */
+#include "compare.h"	/* cmd_compare, cmd_gate, cmd_plot */
+
+/* what a command needs of the machine; cb_command_check refuses it when missing */
+enum cb_command_flags {
+	CB_CMD_ROOT = 1 << 0,	 /* runs as root (it changes sysctls) */
+	CB_CMD_TRACEFS = 1 << 1, /* tracefs is mounted (it traces the kernel) */
+};
+
+struct cb_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;	/* one line for `compactbench --help` */
+	unsigned int flags;	/* enum cb_command_flags */
+};
+
+/* the commands in the order `compactbench --help` lists them; a row with no name ends it */
+extern const struct cb_command cb_commands[];
+
+/* cb_command_find - the row of command @name, or NULL */
+const struct cb_command *cb_command_find(const char *name);
+
 /*
- * cmd_run - `compactbench run CONFIG [-o DIR] [--resume] [--shard I/N] [--reps N] [--quick]`;
- * returns the exit code
+ * cb_command_check - whether the machine has what @c's flags say it needs. Returns 0, or -1
+ * with why not in @why ("compactbench NAME: ..."), for its caller to print and exit 1.
+ */
+int cb_command_check(const struct cb_command *c, char *why, size_t len);
+
+/*
+ * cb_command_run - run command @c on @argc, @argv (argv[0] its name) after
+ * cb_command_check; returns the exit code (1 when the check refused it)
+ */
+int cb_command_run(const struct cb_command *c, int argc, char **argv);
+
+/*
+ * cmd_run - `compactbench run CONFIG [-o DIR] [--resume] [--shard I/N] [--reps N] [--quick]`
+ * (run.c)
  */
 int cmd_run(int argc, char **argv);
 
 /* cmd_merge - `compactbench merge OUT DIR...`: join shard run directories into one run */
 int cmd_merge(int argc, char **argv);
 
-/* cmd_restore - `compactbench restore`: put back knobs a killed run left changed */
+/* cmd_restore - `compactbench restore`: put back knobs a killed run left changed (run.c) */
 int cmd_restore(int argc, char **argv);
 
-/* cmd_config - `compactbench config check FILE | doc`: check a config, print the key reference */
+/* cmd_config - `compactbench config check CONFIG [--quick]` or `config doc` (cmd_config.c) */
 int cmd_config(int argc, char **argv);
 
-/* cmd_kernel - `compactbench kernel build CONFIG [KERNEL]`: build a kernel from its recipe */
+/*
+ * cmd_record - compactbench record [-o FILE] [-e EVENT]... [--no-probes] [--buffer-kb N]
+ * [--tracing-dir DIR] -- CMD [ARGS]: runs CMD (execvp, no shell) while the collector
+ * records, stops on CMD's exit (SIGINT, SIGTERM and SIGHUP are passed on to CMD), writes
+ * the trace and prints a one-line summary on stderr. Returns CMD's exit status (128 + the
+ * signal if a signal ended it), 2 for a bad command line, 125 when recording failed, 126
+ * or 127 when CMD could not be run.
+ */
+int cmd_record(int argc, char **argv);
+
+/* cmd_kernel - `compactbench kernel build RECIPE` (cmd_kernel.c) */
 int cmd_kernel(int argc, char **argv);
 
-/* cmd_agent - `compactbench agent`: run one cell of a config here (inside a target) */
+/* cmd_agent - `compactbench agent [--quick] CONFIG CELL_ID OUTDIR`: one cell here (cmd_agent.c) */
 int cmd_agent(int argc, char **argv);
 
 #endif

@@ -7,6 +7,8 @@
  */
 #include "cmd.h"
 #include "agent.h"
+#include "cmd.h"
+#include "cmd_opt.h"
 #include "collector.h"
 #include "matrix.h"
 #include "run.h"
@@ -20,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-int cmd_agent(int argc, char **argv);
 
 static const char agent_usage[] =
 	"usage: compactbench agent [--quick] CONFIG CELL_ID OUTDIR\n"
@@ -113,6 +113,9 @@ int cmd_agent(int argc, char **argv)
 		fputs(agent_usage, stdout);
 		return 0;
 	}
+	if (cb_command_bad_option("agent", argc, argv, (const char *const[]){ "--quick", NULL },
+				  agent_usage))
+		return 2;
 	if (a < argc && !strcmp(argv[a], "--quick")) {
 		run.quick = true;
 		a++;

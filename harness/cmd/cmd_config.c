@@ -4,6 +4,7 @@
  * key reference that configs/README.md embeds.
  */
 #include "cmd.h"
+#include "cmd_opt.h"
 #include "config.h"
 #include "config_verify.h"
 #include "matrix.h"
@@ -12,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int cmd_config(int argc, char **argv);
 
 static const char usage[] =
 	"usage: compactbench config check CONFIG [--quick]\n"
@@ -71,6 +70,9 @@ int cmd_config(int argc, char **argv)
 		fputs(usage, stdout);
 		return 0;
 	}
+	if (cb_command_bad_option("config", argc, argv, (const char *const[]){ "--quick", NULL },
+				  usage))
+		return 2;
 	if (argc == 2 && !strcmp(argv[1], "doc")) {
 		cb_config_doc(stdout);
 		return 0;

@@ -3,6 +3,7 @@
  * cmd_kernel.c - `compactbench kernel build RECIPE`: a cached bzImage for the qemu target.
  */
 #include "cmd.h"
+#include "cmd_opt.h"
 #include "kernel_build.h"
 #include "run.h"
 
@@ -10,8 +11,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-
-int cmd_kernel(int argc, char **argv);
 
 static const char kernel_usage[] =
 	"usage: compactbench kernel build RECIPE\n"
@@ -47,6 +46,8 @@ int cmd_kernel(int argc, char **argv)
 		fputs(kernel_usage, stdout);
 		return 0;
 	}
+	if (cb_command_bad_option("kernel", argc, argv, NULL, kernel_usage))
+		return 2;
 	if (argc != 3 || strcmp(argv[1], "build")) {
 		fputs(kernel_usage, stderr);
 		return 2;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cmd_record.c - `compactbench record`: the collector around any command (cmd_record.h).
+ * cmd_record.c - `compactbench record`: the collector around any command (cmd.h).
  *
  * CMD is forked first and waits on a pipe, so it never inherits the collector's
  * trace_pipe_raw descriptors (a CMD that outlives us could keep the instance busy); once
@@ -9,7 +9,8 @@
  * sent to us alone they are passed on to CMD (a terminal's ^C reaches CMD by itself), and
  * the recording stops when CMD exits.
  */
-#include "cmd_record.h"
+#include "cmd.h"
+#include "cmd_opt.h"
 #include "collector.h"
 #include "util.h"
 
@@ -29,13 +30,8 @@
 #define EXIT_RECORD 125
 #define MAX_EVENTS 128
 
-/* the options, once: getopt's tables and the usage text come from here */
-static const struct record_opt {
-	const char *name;
-	int key;		/* getopt's value; a short option too when printable */
-	const char *arg;	/* NULL: a flag */
-	const char *help;
-} record_opts[] = {
+/* the options, once: getopt's tables and the usage text come from here (cmd_opt.h) */
+static const struct cb_opt record_opts[] = {
 	{ "output", 'o', "FILE", "trace file to write (default trace.dat); spool files go beside it" },
 	{ "event", 'e', "EVENT", "system:event or system:*, optionally \" if FILTER\"; repeatable "
 	  "(default: the collector's list)" },
@@ -50,8 +46,6 @@ static const struct record_opt {
 
 static void usage(FILE *out)
 {
-	size_t i;
-
 	fprintf(out, "usage: compactbench record [options] [--] CMD [ARGS]...\n\n"
 		     "Runs CMD (no shell) while recording compaction and allocation events into a\n"
 		     "trace-cmd trace.dat from its own tracefs instance; stops when CMD exits (SIGINT,\n"
@@ -59,15 +53,7 @@ static void usage(FILE *out)
 		     "signal N ended it, 2 for a bad command line, 125 if recording failed, 126/127\n"
 		     "if CMD could not be run. Instances and probes left by a killed collector are\n"
 		     "removed first. Options:\n\n");
-	for (i = 0; i < NR_OPTS; i++) {
-		const struct record_opt *o = &record_opts[i];
-		char left[64];
-
-		snprintf(left, sizeof(left), "%c%c%s--%s%s%s", o->key < 128 ? '-' : ' ',
-			 o->key < 128 ? o->key : ' ', o->key < 128 ? ", " : "  ", o->name,
-			 o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(out, "  %-22s %s\n", left, o->help);
-	}
+	cb_opt_usage(out, record_opts, NR_OPTS, 22);
 }
 
 static void log_line(const char *msg)
@@ -86,26 +72,17 @@ struct record_args {
 /* parse into @a; returns 0, 1 for --help, or -1 after a message */
 static int parse(int argc, char **argv, struct record_args *a)
 {
-	struct option lopts[NR_OPTS + 1] = { { 0 } };
-	char sopts[64] = "+";	/* stop at CMD: its options are its own */
+	struct cb_opt_parser p;
 	char msg[320];
 	long long v;
-	size_t i;
 	int c;
 
-	for (i = 0; i < NR_OPTS; i++) {
-		const struct record_opt *o = &record_opts[i];
-
-		lopts[i] = (struct option){ o->name, o->arg ? required_argument : no_argument, NULL,
-					    o->key };
-		if (o->key < 128)
-			snprintf(sopts + strlen(sopts), sizeof(sopts) - strlen(sopts), "%c%s", o->key,
-				 o->arg ? ":" : "");
-	}
+	/* stop at CMD: its options are its own */
+	cb_opt_parser_init(&p, record_opts, NR_OPTS, true);
 	a->out = "trace.dat";
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			a->out = optarg;

@@ -6,7 +6,11 @@
 #include "cmd.h"
 #include "analyze.h"
 #include "config_verify.h"
+#include "cmd.h"
+#include "cmd_opt.h"
 #include "compare.h"
+#include "gate.h"
+#include "plot.h"
 #include "collector.h"
 #include "jobs_plan.h"
 #include "matrix.h"
@@ -328,23 +332,20 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 	return -1;
 }
 
-/* run @fn(argc, argv) with its stdout into @path; returns its exit code, or -1 */
-static int run_into(const char *path, int (*fn)(int, char **), int argc, char **argv)
+/*
+ * open @path for a report of this run; NULL (and a line saying why) when it cannot be.
+ * stdout is flushed first, so that what the report's maker says on stderr comes after it.
+ */
+static FILE *open_report(const char *path)
 {
-	FILE *saved = stdout, *f;
-	int rc;
+	FILE *f;
 
 	fflush(stdout);
 	f = fopen(path, "w");
-	if (!f) {
+
+	if (!f)
 		cb_log("%s: cannot write: %s", path, strerror(errno));
-		return -1;
-	}
-	stdout = f;
-	rc = fn(argc, argv);
-	stdout = saved;
-	fclose(f);
-	return rc;
+	return f;
 }
 
 /*
@@ -363,15 +364,24 @@ static void gate_settings(const struct cb_run *run)
 
 	for (size_t i = 1; i < run->cfg->nr_settings; i++) {
 		const char *s = run->cfg->settings[i].name;
-		char *args[] = { "gate", "--baseline", base, "--candidate", cand, "--metric",
-				 "dc_stall_p99_ns", "--max-mde", "100%", "--junit", xml, NULL };
-		int rc;
+		struct cb_gate_opts o = CB_GATE_OPTS_INIT;
+		int rc = -1;
+		FILE *f;
 
 		snprintf(base, sizeof(base), "%s:%s", run->dir, run->cfg->settings[0].name);
 		snprintf(cand, sizeof(cand), "%s:%s", run->dir, s);
 		snprintf(txt, sizeof(txt), "%s/gate-%s.txt", run->dir, s);
 		snprintf(xml, sizeof(xml), "%s/gate-%s.xml", run->dir, s);
-		rc = run_into(txt, cmd_gate, 11, args);
+		o.base = base;
+		o.cand = cand;
+		o.metrics[o.nm++] = cb_metric_find("dc_stall_p99_ns");
+		o.max_mde = 1.0;	/* --max-mde 100% */
+		o.junit = xml;
+		f = open_report(txt);
+		if (f) {
+			rc = cb_gate(&o, f);
+			fclose(f);
+		}
 		printf("gate: '%s' against '%s': %s (why: %s)\n", s, run->cfg->settings[0].name,
 		       rc >= 0 && rc <= 3 ? names[rc] : "not run", txt);
 	}
@@ -508,22 +518,30 @@ static void analyze_run(struct cb_run *run, bool whole)
 		return;
 	}
 	if (cfg->nr_settings > 1) {
-		char *cmp[] = { "compare", run->dir, NULL }, path[PATH_MAX + 16];
+		char *dirs[] = { run->dir }, path[PATH_MAX + 16];
+		struct cb_compare_opts o = { .dirs = dirs, .nr_dirs = 1, .conf = 0.95 };
+		FILE *f;
 
 		/* the verdict above is the summary; the tables go to files, one line says where */
 		printf("\n");
 		snprintf(path, sizeof(path), "%s/compare.txt", run->dir);
-		if (run_into(path, cmd_compare, 2, cmp) >= 0)
+		f = open_report(path);
+		if (f) {
+			cb_compare(&o, f);
+			fclose(f);
 			printf("compare: %s (the key metrics of every setting against '%s'; "
 			       "`compactbench compare --all %s` for every metric)\n", path,
 			       cfg->settings[0].name, run->dir);
+		}
 		gate_settings(run);
 	}
 	{
-		char *plot[] = { "plot", run->dir, NULL };
+		char *dirs[] = { run->dir };
+		struct cb_plot_opts o = { .dirs = dirs, .nr_dirs = 1 };
 
 		/* the chart paths are for `plot`'s own users; here one line says where they are */
-		if (run_into("/dev/null", cmd_plot, 2, plot) > 0)
+		fflush(stdout);
+		if (cb_plot(&o, NULL) > 0)
 			cb_log("the charts could not be drawn (see %s/charts/gnuplot.log)", run->dir);
 	}
 	printf("\nresults: %s\nreport:  %s/report.md (and report.html)\ncharts:  %s/charts/\n",
@@ -675,6 +693,8 @@ int cmd_restore(int argc, char **argv)
 		fputs(restore_usage, stdout);
 		return 0;
 	}
+	if (cb_command_bad_option("restore", argc, argv, NULL, restore_usage))
+		return 2;
 	if (argc != 1) {
 		fputs(restore_usage, stderr);
 		return 2;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_cli.c - the `compactbench` command line: every command's --help, the usage and
- * exit 2 for an unknown command or option. The list of commands is read from
- * `compactbench --help` (the table in main.c), so a new command is tested without an edit.
+ * exit 2 for an unknown command or option. The commands are the rows of the table the
+ * binary dispatches on (cb_commands[], harness/cmd.c, linked in), so a new command is
+ * tested without an edit, and `compactbench --help` must list exactly them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "util.h"
 
 static char out_path[] = "/tmp/cb-test-cli-XXXXXX";
@@ -76,39 +78,69 @@ static int listed_commands(char names[][32], int max)
 	return n;
 }
 
-static void test_help_of_every_command(void **state)
+/* every row of the table: --help exits 0 with its usage, an unknown option exits 2 naming it */
+static void test_every_command(void **state)
 {
-	char names[32][32];
-	int n = listed_commands(names, 32);
+	int n = 0;
 
+	for (const struct cb_command *c = cb_commands; c->name; c++, n++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "usage: compactbench %s", c->name);
+		expect((char *[]){ (char *)c->name, "--help", NULL }, 0, want);
+		expect((char *[]){ (char *)c->name, "-h", NULL }, 0, want);
+		expect((char *[]){ "help", (char *)c->name, NULL }, 0, want);
+		/* README: "2 bad input (usage, ...)"; the message names the option */
+		expect((char *[]){ (char *)c->name, "--no-such-option", NULL }, 2,
+		       "--no-such-option");
+	}
 	/* the commands the README documents must be among them: a lost row is a failure */
 	assert_true(n >= 11);
-	for (int i = 0; i < n; i++) {
-		char want[64];
-		char *args[] = { names[i], "--help", NULL };
-
-		snprintf(want, sizeof(want), "usage: compactbench %s", names[i]);
-		expect(args, 0, want);
-	}
-	expect((char *[]){ "help", "run", NULL }, 0, "usage: compactbench run");
 	expect((char *[]){ "--version", NULL }, 0, "compactbench ");
 }
 
+/* `compactbench --help` lists the rows of the table, in order, and nothing else */
 static void test_listed_commands(void **state)
 {
 	const char *const documented[] = { "run",     "analyze", "merge", "restore", "config", "record",
 					   "compare", "gate",    "plot",  "kernel",  "agent" };
 	char names[32][32];
-	int n = listed_commands(names, 32);
+	int n = listed_commands(names, 32), i = 0;
 
-	for (size_t i = 0; i < CB_ARRAY_SIZE(documented); i++) {
-		int found = 0;
-
-		for (int j = 0; j < n; j++)
-			found |= !strcmp(names[j], documented[i]);
-		if (!found)
-			fail_msg("`compactbench --help` does not list '%s'", documented[i]);
+	for (const struct cb_command *c = cb_commands; c->name; c++, i++) {
+		if (i >= n || strcmp(names[i], c->name))
+			fail_msg("`compactbench --help` line %d: '%s', the table has '%s'", i + 1,
+				 i < n ? names[i] : "(none)", c->name);
+		assert_ptr_equal(cb_command_find(c->name), c);
 	}
+	assert_int_equal(i, n);
+	for (size_t k = 0; k < CB_ARRAY_SIZE(documented); k++)
+		if (!cb_command_find(documented[k]))
+			fail_msg("the table of commands has no '%s'", documented[k]);
+}
+
+static int never_run(int argc, char **argv)
+{
+	fail_msg("a command its row's check refused ran");
+	return 0;
+}
+
+/* the one check before dispatch: a row's flags refuse it where the machine lacks them */
+static void test_command_flags(void **state)
+{
+	const struct cb_command root = { "needs-root", never_run, "", CB_CMD_ROOT };
+	char why[256] = "";
+
+	for (const struct cb_command *c = cb_commands; c->name; c++)
+		if (!c->flags)
+			assert_int_equal(cb_command_check(c, why, sizeof(why)), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(cb_command_check(&root, why, sizeof(why)), 0);
+		return;
+	}
+	assert_int_equal(cb_command_check(&root, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "compactbench needs-root: "));
+	assert_int_equal(cb_command_run(&root, 1, (char *[]){ "needs-root", NULL }), 1);
 }
 
 static void test_bad_command_line(void **state)
@@ -140,9 +172,10 @@ static void test_bad_command_line(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_help_of_every_command),
+		cmocka_unit_test(test_every_command),
 		cmocka_unit_test(test_bad_command_line),
 		cmocka_unit_test(test_listed_commands),
+		cmocka_unit_test(test_command_flags),
 	};
 	int fd, rc;
 

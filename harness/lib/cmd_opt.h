@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * cmd_opt.h - one table per command's options: a row per option drives getopt_long's
+ * tables and the option lines of the command's usage (--help), so the two cannot drift.
+ * In the bottom layer (harness/lib, libcbutil): the commands under analysis/ use it too.
+ */
+#ifndef CB_CMD_OPT_H
+#define CB_CMD_OPT_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define CB_OPT_MAX 32	/* options of one command */
+
+/*
+ * One option. Its default is said in @help and set by the command's options initializer
+ * (e.g. CB_GATE_OPTS_INIT), where the usage and the code already keep it.
+ */
+struct cb_opt {
+	const char *name;	/* the long option, without "--" */
+	int key;		/* what getopt_long returns for it; also its short option if < 128 */
+	const char *arg;	/* its value's name in the usage ("FILE"); NULL: a flag */
+	const char *help;	/* its line in the usage, '\n' between lines; NULL: not listed */
+};
+
+/* getopt_long's two tables, made from rows */
+struct cb_opt_parser {
+	struct option longopts[CB_OPT_MAX + 1];
+	char shortopts[3 * CB_OPT_MAX + 2];
+};
+
+/*
+ * cb_opt_parser_init - fill @p from the @n rows of @opts: a long option per row, a short
+ * one per row whose key is below 128 (with ':' when it takes a value); with @stop, parsing
+ * stops at the first non-option (getopt's "+": what follows is another command's). Returns
+ * 0, or -1 with EINVAL for more than CB_OPT_MAX rows.
+ */
+int cb_opt_parser_init(struct cb_opt_parser *p, const struct cb_opt *opts, size_t n, bool stop);
+
+/* cb_opt_next - getopt_long(@argc, @argv) over @p's tables: the key of the next option */
+int cb_opt_next(const struct cb_opt_parser *p, int argc, char **argv);
+
+/*
+ * cb_opt_usage - the option lines of the usage to @out, one row each in table order, rows
+ * with no help left out: "  LEFT HELP", LEFT padded to @width, where LEFT is "-o, --output
+ * FILE" (or "    --name ARG" for a long-only row) when some listed row has a short option,
+ * else "--name ARG"; each further line of the help is indented under the first.
+ */
+void cb_opt_usage(FILE *out, const struct cb_opt *opts, size_t n, int width);
+
+/*
+ * cb_command_bad_option - for a command that reads its arguments by hand: the first of
+ * @argv[1..@argc) that starts with '-' and is none of @known (a NULL-terminated list, or
+ * NULL for none) is named on stderr ("compactbench @cmd: unknown option 'X'") and followed
+ * by @usage. Returns 2 (the exit code of a bad command line) when it found one, else 0.
+ */
+int cb_command_bad_option(const char *cmd, int argc, char **argv, const char *const *known,
+			  const char *usage);
+
+#endif
