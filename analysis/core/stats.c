@@ -50,6 +50,14 @@ static double resample_median(const gsl_rng *r, const double *x, size_t n, doubl
 	return gsl_stats_median_from_sorted_data(buf, 1, n);
 }
 
+/* the central @conf interval of @n resampled values, sorted here (the percentile bootstrap) */
+static void percentile_ci(double *v, size_t n, double tail, struct cb_ci *ci)
+{
+	gsl_sort(v, 1, n);
+	ci->lo = gsl_stats_quantile_from_sorted_data(v, 1, n, tail);
+	ci->hi = gsl_stats_quantile_from_sorted_data(v, 1, n, 1 - tail);
+}
+
 int cb_stats_bootstrap(const double *a, size_t na, const double *b, size_t nb, double conf,
 		       unsigned long seed, size_t iters, struct cb_ci *diff, struct cb_ci *rel)
 {
@@ -76,16 +84,11 @@ int cb_stats_bootstrap(const double *a, size_t na, const double *b, size_t nb, d
 		if (ma != 0)
 			q[nq++] = (mb - ma) / fabs(ma);
 	}
-	gsl_sort(d, 1, iters);
-	diff->lo = gsl_stats_quantile_from_sorted_data(d, 1, iters, tail);
-	diff->hi = gsl_stats_quantile_from_sorted_data(d, 1, iters, 1 - tail);
+	percentile_ci(d, iters, tail, diff);
 	rel->lo = rel->hi = NAN;
 	/* the relative change is defined only when every resampled baseline median is not 0 */
-	if (nq == iters) {
-		gsl_sort(q, 1, nq);
-		rel->lo = gsl_stats_quantile_from_sorted_data(q, 1, nq, tail);
-		rel->hi = gsl_stats_quantile_from_sorted_data(q, 1, nq, 1 - tail);
-	}
+	if (nq == iters)
+		percentile_ci(q, nq, tail, rel);
 	gsl_rng_free(r);
 	free(d);
 	free(q);
@@ -112,9 +115,7 @@ int cb_stats_bootstrap_median(const double *x, size_t n, double conf, unsigned l
 	gsl_rng_set(r, seed);
 	for (size_t i = 0; i < iters; i++)
 		m[i] = resample_median(r, x, n, buf);
-	gsl_sort(m, 1, iters);
-	ci->lo = gsl_stats_quantile_from_sorted_data(m, 1, iters, tail);
-	ci->hi = gsl_stats_quantile_from_sorted_data(m, 1, iters, 1 - tail);
+	percentile_ci(m, iters, tail, ci);
 	gsl_rng_free(r);
 	free(m);
 	free(buf);
