@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bench-observer - what recording costs the workload it records (the observer effect).
+ *
+ *   bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION]
+ *
+ * Each round runs the same workload four ways, in an order that rotates from round to
+ * round (so a drift of the machine falls on every mode alike): untraced; under
+ * `compactbench record --no-probes` with the collector's default events; with the default
+ * events less `kmem:mm_page_alloc if order > 0` (what that one event costs); and with
+ * kmem:mm_page_alloc of every order added (one event per page the kernel hands out).
+ * The figure is the workload's own, from its summary line, so the recorder's start and stop
+ * are not in it:
+ *   -w thp     thp-demand --size SIZE: faults per second, first-touch latency p50 and p99;
+ *   -w kernel  kernel-demand --duration DURATION: bytes moved through the kernel per second.
+ * For each traced mode it prints the median over the rounds of the paired ratio traced /
+ * untraced (the round's two runs sit side by side) with a 95% percentile-bootstrap CI
+ * (analysis/core/stats.h, the same code the verdicts use). Needs root and tracefs; run it
+ * alone on the machine (other load widens the CI, not the median's bias, since the modes
+ * are interleaved). Not a test: run by hand, see bench/observer/README.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "collector.h"
+#include "stats.h"
+#include "util.h"
+#include "xalloc.h"
+
+#define MAX_ROUNDS 100
+#define MAX_ARGS 64
+
+extern char **environ;
+
+enum mode { UNTRACED, DEFAULT_SET, NO_ALLOC_SET, ALLOC_SET, NR_MODES };
+static const char *const mode_name[NR_MODES] = {
+	"untraced", "default events", "default - mm_page_alloc", "default + mm_page_alloc (all orders)",
+};
+
+enum figure { F_RATE, F_P50, F_P99, NR_FIGURES };
+
+struct opts {
+	int rounds;
+	bool kernel; /* -w kernel */
+	const char *size, *duration;
+	char dir[64]; /* a mkdtemp() directory for the traces, removed at the end */
+};
+
+/* the figures of one run of the workload; NAN where the workload has none */
+struct sample {
+	double f[NR_FIGURES];
+};
+
+/*
+ * run @argv with its stdout into @out (NUL-terminated, truncated at @size) and its stderr
+ * into the file @errpath (the progress lines of a run that went well are not wanted; those
+ * of one that failed are printed); returns its exit status (128+N for signal N), or -1
+ */
+static int run_capture(char *const argv[], char *out, size_t size, const char *errpath)
+{
+	posix_spawn_file_actions_t fa;
+	size_t len = 0;
+	int p[2], st;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, errpath, O_WRONLY | O_CREAT | O_TRUNC,
+					 0600);
+	errno = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (errno) {
+		close(p[0]);
+		return -1;
+	}
+	while ((n = read(p[0], out + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	close(p[0]);
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static double num(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : NAN;
+}
+
+/* the workload's {"type":"summary",...} line in @text into @s; -1 if there is none */
+static int parse_summary(const char *text, bool kernel, struct sample *s)
+{
+	const char *line = strstr(text, "{\"type\":\"summary\"");
+	struct json_object *o, *lat;
+	double secs;
+
+	if (!line || !(o = json_tokener_parse(line)))
+		return -1;
+	secs = num(o, "duration_s");
+	for (int i = 0; i < NR_FIGURES; i++)
+		s->f[i] = NAN;
+	if (kernel) {
+		s->f[F_RATE] = num(o, "bytes") / secs;
+	} else {
+		s->f[F_RATE] = num(o, "regions") / secs;
+		if (json_object_object_get_ex(o, "fault_ns", &lat)) {
+			s->f[F_P50] = num(lat, "p50");
+			s->f[F_P99] = num(lat, "p99");
+		}
+	}
+	json_object_put(o);
+	return isfinite(s->f[F_RATE]) && s->f[F_RATE] > 0 ? 0 : -1;
+}
+
+/* the argv of one run of @m into @argv (strings owned by @keep, freed by the caller) */
+static void build_argv(const struct opts *o, enum mode m, char **argv, char **keep)
+{
+	int n = 0, k = 0;
+
+	if (m != UNTRACED) {
+		argv[n++] = keep[k++] = cb_xstrdup(CB_BUILD_ROOT "/compactbench");
+		argv[n++] = "record";
+		argv[n++] = "--no-probes";
+		argv[n++] = "-o";
+		argv[n++] = keep[k++] = cb_xasprintf("%s/trace.dat", o->dir);
+		for (int i = 0; m != DEFAULT_SET && cb_collector_default_events[i]; i++) {
+			if (m == NO_ALLOC_SET &&
+			    !strncmp(cb_collector_default_events[i], "kmem:mm_page_alloc ", 19))
+				continue;
+			argv[n++] = "-e";
+			argv[n++] = (char *)cb_collector_default_events[i];
+		}
+		if (m == ALLOC_SET) {
+			argv[n++] = "-e";
+			argv[n++] = "kmem:mm_page_alloc";
+		}
+		argv[n++] = "--";
+	}
+	if (o->kernel) {
+		argv[n++] = keep[k++] = cb_xstrdup(CB_BUILD_ROOT "/workloads/kernel-demand");
+		argv[n++] = "--duration";
+		argv[n++] = (char *)o->duration;
+	} else {
+		argv[n++] = keep[k++] = cb_xstrdup(CB_BUILD_ROOT "/workloads/thp-demand");
+		argv[n++] = "--size";
+		argv[n++] = (char *)o->size;
+		argv[n++] = "--release";
+	}
+	argv[n] = NULL;
+	keep[k] = NULL;
+}
+
+static int run_one(const struct opts *o, enum mode m, struct sample *s)
+{
+	static char out[1 << 20];
+	char *argv[MAX_ARGS], *keep[8], *errpath = cb_xasprintf("%s/stderr", o->dir), *text;
+	int rc;
+
+	build_argv(o, m, argv, keep);
+	rc = run_capture(argv, out, sizeof(out), errpath);
+	for (int i = 0; keep[i]; i++)
+		free(keep[i]);
+	if (rc != 0) {
+		text = cb_read_file(errpath, NULL);
+		fprintf(stderr, "%sbench-observer: %s run exited %d\n", text ? text : "",
+			mode_name[m], rc);
+		free(text);
+	}
+	free(errpath);
+	if (rc != 0)
+		return -1;
+	if (parse_summary(out, o->kernel, s) < 0) {
+		fprintf(stderr, "bench-observer: %s run: no summary line with a rate\n", mode_name[m]);
+		return -1;
+	}
+	return 0;
+}
+
+static void report(const struct opts *o, struct sample (*s)[NR_MODES])
+{
+	static const char *const fig_name[NR_FIGURES] = { "rate", "fault p50", "fault p99" };
+	double r[MAX_ROUNDS], base[MAX_ROUNDS];
+	struct cb_ci ci;
+
+	for (int i = 0; i < o->rounds; i++)
+		base[i] = s[i][UNTRACED].f[F_RATE];
+	printf("\n%d rounds, workload %s; untraced %s median %.4g /s\n", o->rounds,
+	       o->kernel ? "kernel-demand (bytes/s)" : "thp-demand (faults/s)",
+	       fig_name[F_RATE], cb_stats_median(base, (size_t)o->rounds));
+	printf("%-40s %-10s %9s %21s\n", "mode", "figure", "traced/untraced", "95% CI");
+	for (int m = DEFAULT_SET; m < NR_MODES; m++) {
+		for (int f = 0; f < NR_FIGURES; f++) {
+			if (isnan(s[0][UNTRACED].f[f]))
+				continue;
+			for (int i = 0; i < o->rounds; i++)
+				r[i] = s[i][m].f[f] / s[i][UNTRACED].f[f];
+			if (cb_stats_bootstrap_median(r, (size_t)o->rounds, 0.95, 1, 10000, &ci) < 0)
+				ci.lo = ci.hi = NAN;
+			printf("%-40s %-10s %15.4f      [%.4f, %.4f]\n", mode_name[m], fig_name[f],
+			       cb_stats_median(r, (size_t)o->rounds), ci.lo, ci.hi);
+		}
+	}
+	printf("(rate: < 1 is a slowdown; latency: > 1 is slower)\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION] "
+		   "\n"
+		   "  -n ROUNDS    rounds of (untraced, default events, + mm_page_alloc), "
+		   "rotating order (default 10, at most %d)\n"
+		   "  -w WORKLOAD  thp: thp-demand --size SIZE --release (default); kernel: "
+		   "kernel-demand --duration DURATION\n"
+		   "  -s SIZE      thp-demand's --size (default 1G)\n"
+		   "  -d DURATION  kernel-demand's --duration (default 3s)\n",
+		MAX_ROUNDS);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .rounds = 10, .size = "1G", .duration = "3s",
+			  .dir = "/tmp/bench-observer.XXXXXX" };
+	struct sample (*s)[NR_MODES];
+	int c, rc = 0;
+
+	while ((c = getopt(argc, argv, "n:w:s:d:h")) != -1) {
+		switch (c) {
+		case 'n':
+			o.rounds = atoi(optarg);
+			break;
+		case 'w':
+			o.kernel = !strcmp(optarg, "kernel");
+			if (!o.kernel && strcmp(optarg, "thp")) {
+				fprintf(stderr, "bench-observer: -w takes thp or kernel, not %s\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			o.size = optarg;
+			break;
+		case 'd':
+			o.duration = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc || o.rounds < 2 || o.rounds > MAX_ROUNDS) {
+		usage(stderr);
+		return 2;
+	}
+	if (!mkdtemp(o.dir)) {
+		fprintf(stderr, "bench-observer: %s: %s\n", o.dir, strerror(errno));
+		return 1;
+	}
+	s = cb_xcalloc((size_t)o.rounds, sizeof(*s));
+	for (int i = 0; i < o.rounds && !rc; i++) {
+		for (int k = 0; k < NR_MODES && !rc; k++) {
+			enum mode m = (enum mode)((i + k) % NR_MODES);
+
+			rc = run_one(&o, m, &s[i][m]);
+		}
+		if (rc)
+			break;
+		fprintf(stderr, "round %d/%d: rate untraced %.4g, default %.4g, -alloc %.4g, "
+			"+alloc %.4g\n", i + 1, o.rounds, s[i][UNTRACED].f[F_RATE],
+			s[i][DEFAULT_SET].f[F_RATE], s[i][NO_ALLOC_SET].f[F_RATE],
+			s[i][ALLOC_SET].f[F_RATE]);
+	}
+	if (!rc)
+		report(&o, s);
+	free(s);
+	cb_rm_rf(o.dir);
+	return rc ? 1 : 0;
+}
