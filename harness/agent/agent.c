@@ -376,23 +376,23 @@ static void end_procs(struct cb_proc *pr)
 			cb_proc_finish(&pr[p]);
 }
 
-int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
-{
-	struct cb_sampler *smp = NULL;
-	struct cb_energy_rec *erec = NULL;
-	int rc;
-	struct cb_collector_opts copts = { 0 };
-	struct cb_collector_stats st = { 0 };
-	struct cb_proc pr[CB_NR_PHASES] = { CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT };
-	struct json_object *meta, *wl_meta, *win;
-	struct cb_collector *col = NULL;
-	struct cb_wmark *wm = NULL;
-	char path[PATH_MAX], spool[PATH_MAX], trace[PATH_MAX], how[64];
-	uint64_t start_ns, end_ns = 0;
-	int ret = -1;
+/* what one cell holds open between its steps; torn down by cell_end() */
+struct cell_state {
+	struct cb_sampler *smp;
+	struct cb_energy_rec *erec;
+	struct cb_collector *col;
+	struct cb_proc pr[CB_NR_PHASES];
+	struct json_object *meta, *wl_meta;
+	char spool[PATH_MAX], trace[PATH_MAX];
+	uint64_t start_ns, end_ns;
+};
 
-	run->err[0] = '\0';
-	meta = cb_meta_new(run, cell, "host");
+/* meta.json's object for @cell as the agent starts it: knobs, the policy, the workloads */
+static struct json_object *cell_meta(struct cb_run *run, const struct cb_cell *cell,
+				     struct json_object **wl_meta)
+{
+	struct json_object *meta = cb_meta_new(run, cell, "host");
+
 	json_object_object_add(meta, "knobs", json_object_get(run->knobs));
 	if (cell->setting->wmark.period_s > 0) {
 		struct json_object *p = json_object_new_object();
@@ -404,53 +404,79 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		json_object_object_add(p, "file", json_object_new_string("wmark.json"));
 		json_object_object_add(meta, "wmark", p);
 	}
-	wl_meta = json_object_new_array();
-	json_object_object_add(meta, "workload", wl_meta);
+	*wl_meta = json_object_new_array();
+	json_object_object_add(meta, "workload", *wl_meta);
+	return meta;
+}
+
+/* the cell directory, its workload/ and .spool/, and meta.json saying "incomplete" */
+static int cell_dirs(struct cb_run *run, const char *cell_dir, struct cell_state *c)
+{
+	char path[PATH_MAX];
+
 	if (cb_path(path, sizeof(path), "%s/workload", cell_dir) < 0 || cb_mkdir_p(path) < 0 ||
-	    cb_path(spool, sizeof(spool), "%s/.spool", cell_dir) < 0 || cb_mkdir_p(spool) < 0 ||
-	    cb_path(trace, sizeof(trace), "%s/trace.dat", cell_dir) < 0) {
+	    cb_path(c->spool, sizeof(c->spool), "%s/.spool", cell_dir) < 0 ||
+	    cb_mkdir_p(c->spool) < 0 ||
+	    cb_path(c->trace, sizeof(c->trace), "%s/trace.dat", cell_dir) < 0) {
 		cb_run_set_err(run, "%s: cannot create the cell directory: %s", cell_dir,
 			       strerror(errno));
-		goto out;
+		return -1;
 	}
-	if (cb_meta_write(cell_dir, meta, "incomplete", NULL) < 0) {
+	if (cb_meta_write(cell_dir, c->meta, "incomplete", NULL) < 0) {
 		cb_run_set_err(run, "%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
-		goto out;
+		return -1;
 	}
-	copts.events = (const char *const *)run->cfg->events;
-	copts.buffer_kb = run->cfg->buffer_kb;
-	copts.poll_ms = run->cfg->poll_ms;
-	copts.spool_dir = spool;
-	col = cb_collector_start(&copts);
-	if (!col) {
+	return 0;
+}
+
+/*
+ * open the measured window: the collector, then the before-snapshots, the energy recorder
+ * and the sampler. The window the analyzer counts trace events in is the one /proc/vmstat
+ * covers: from just before vmstat.before is read to just after vmstat.after is read (the
+ * trace clock is CLOCK_MONOTONIC). The collector runs a little longer on both sides.
+ */
+static int window_open(struct cb_run *run, const char *cell_dir, struct cell_state *c)
+{
+	struct cb_collector_opts copts = {
+		.events = (const char *const *)run->cfg->events,
+		.buffer_kb = run->cfg->buffer_kb,
+		.poll_ms = run->cfg->poll_ms,
+		.spool_dir = c->spool,
+	};
+
+	c->col = cb_collector_start(&copts);
+	if (!c->col) {
 		cb_run_set_err(run, "collector: %s", cb_collector_error(NULL));
-		goto out;
+		return -1;
 	}
-	/*
-	 * The window the analyzer counts trace events in is the one /proc/vmstat covers: from
-	 * just before vmstat.before is read to just after vmstat.after is read (the trace clock
-	 * is CLOCK_MONOTONIC). The collector runs a little longer on both sides.
-	 */
-	start_ns = cb_now_ns();
+	c->start_ns = cb_now_ns();
 	if (snapshots(run, cell_dir, "before") < 0)
-		goto out;
+		return -1;
 	/* zoneinfo, pagetypeinfo, kcompactd/khugepaged CPU, energy; then samples.csv over time */
 	if (cb_snapshot_extra(cell_dir, run->root, "before") < 0) {
 		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
-		goto out;
+		return -1;
 	}
 	/* powercap or perf's power PMU (perf-power.before), or neither: modeled */
-	erec = cb_energy_rec_start(cell_dir, run->root, run->err, sizeof(run->err));
-	if (!erec)
-		goto out;
-	smp = cb_sampler_start(cell_dir, run->root,
-			       (unsigned int)lround(run->cfg->samples_period_s * 1000));
-	if (!smp) {
+	c->erec = cb_energy_rec_start(cell_dir, run->root, run->err, sizeof(run->err));
+	if (!c->erec)
+		return -1;
+	c->smp = cb_sampler_start(cell_dir, run->root,
+				  (unsigned int)lround(run->cfg->samples_period_s * 1000));
+	if (!c->smp) {
 		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
-		goto out;
+		return -1;
 	}
-	cb_timing_lap(&run->timing, CB_PART_SETUP);
-	rc = run_phases(run, cell, cell_dir, pr, wl_meta, &wm);
+	return 0;
+}
+
+/* the phases, and the watermark policy's wmark.json even when a phase failed */
+static int cell_phases(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
+		       struct cell_state *c)
+{
+	struct cb_wmark *wm = NULL;
+	int rc = run_phases(run, cell, cell_dir, c->pr, c->wl_meta, &wm);
+
 	if (wm) {
 		/* a phase failed while the policy ran: keep that error, still write wmark.json */
 		char saved[sizeof(run->err)];
@@ -459,63 +485,94 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 		wmark_end(run, cell, cell_dir, &wm);
 		memcpy(run->err, saved, sizeof(saved));
 	}
-	if (rc < 0)
-		goto out;
-	rc = cb_sampler_stop(smp);
-	smp = NULL;
+	return rc;
+}
+
+/* close the window: sampler, after-snapshots, energy; then the phases' ends and the trace */
+static int window_close(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
+			struct cell_state *c)
+{
+	struct cb_collector_stats st = { 0 };
+	struct json_object *win;
+	char how[64];
+	int rc = cb_sampler_stop(c->smp);
+
+	c->smp = NULL;
 	if (rc < 0) {
 		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
-		goto out;
+		return -1;
 	}
 	if (snapshots(run, cell_dir, "after") < 0)
-		goto out;
+		return -1;
 	if (cb_snapshot_extra(cell_dir, run->root, "after") < 0) {
 		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
-		goto out;
+		return -1;
 	}
-	if (cb_energy_rec_stop(erec, cell_dir, run->err, sizeof(run->err)) < 0)
-		goto out;
-	end_ns = cb_now_ns();
+	if (cb_energy_rec_stop(c->erec, cell_dir, run->err, sizeof(run->err)) < 0)
+		return -1;
+	c->end_ns = cb_now_ns();
 	/* the fragmenter's memory is freed only after the window: that is no demand */
-	end_procs(pr);
+	end_procs(c->pr);
 	for (int p = CB_PHASE_FRAGMENT; p < CB_NR_PHASES; p += CB_PHASE_BACKGROUND) {
-		if (pr[p].pid > 0 && !stopped_ok(&pr[p])) {
+		if (c->pr[p].pid > 0 && !stopped_ok(&c->pr[p])) {
 			cb_run_set_err(run, "%s: %s when stopped",
 				       cell->workload->phase[p].wl->name,
-				       cb_proc_describe(&pr[p], how, sizeof(how)));
-			goto out;
+				       cb_proc_describe(&c->pr[p], how, sizeof(how)));
+			return -1;
 		}
 	}
-	if (cb_collector_stop(col, trace, &st) < 0) {
-		cb_run_set_err(run, "collector: %s", cb_collector_error(col));
-		goto out;
+	if (cb_collector_stop(c->col, c->trace, &st) < 0) {
+		cb_run_set_err(run, "collector: %s", cb_collector_error(c->col));
+		return -1;
 	}
-	json_object_object_add(meta, "collector", collector_json(col, &st));
+	json_object_object_add(c->meta, "collector", collector_json(c->col, &st));
 	win = json_object_new_object();
-	json_object_object_add(win, "start_ns", json_object_new_int64((int64_t)start_ns));
-	json_object_object_add(win, "end_ns", json_object_new_int64((int64_t)end_ns));
+	json_object_object_add(win, "start_ns", json_object_new_int64((int64_t)c->start_ns));
+	json_object_object_add(win, "end_ns", json_object_new_int64((int64_t)c->end_ns));
 	json_object_object_add(win, "clock", json_object_new_string("CLOCK_MONOTONIC"));
-	json_object_object_add(meta, "window", win);
-	ret = 0;
-out:
-	if (smp)
-		cb_sampler_stop(smp);
-	if (erec) {
-		json_object_object_add(meta, "energy", cb_energy_rec_meta(erec));
-		cb_energy_rec_free(erec);
+	json_object_object_add(c->meta, "window", win);
+	return 0;
+}
+
+/* stop what is still running, remove the spool, write meta.json's final status; @ret or -1 */
+static int cell_end(struct cb_run *run, const char *cell_dir, struct cell_state *c, int ret)
+{
+	if (c->smp)
+		cb_sampler_stop(c->smp);
+	if (c->erec) {
+		json_object_object_add(c->meta, "energy", cb_energy_rec_meta(c->erec));
+		cb_energy_rec_free(c->erec);
 	}
-	end_procs(pr);
-	if (col && ret < 0)
-		cb_collector_abort(col);
-	cb_collector_free(col);
-	cb_rm_rf(spool);
-	agent_timing(run, meta);
+	end_procs(c->pr);
+	if (c->col && ret < 0)
+		cb_collector_abort(c->col);
+	cb_collector_free(c->col);
+	if (c->spool[0])
+		cb_rm_rf(c->spool);
+	agent_timing(run, c->meta);
 	/* an interrupted cell is incomplete (it may be re-run); anything else that failed, failed */
-	if (cb_meta_write(cell_dir, meta, ret == 0 ? "complete" : cb_interrupted ? "incomplete" : "failed",
+	if (cb_meta_write(cell_dir, c->meta,
+			  ret == 0 ? "complete" : cb_interrupted ? "incomplete" : "failed",
 			  ret == 0 ? NULL : run->err) < 0 && ret == 0) {
 		cb_run_set_err(run, "%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
 		ret = -1;
 	}
-	json_object_put(meta);
+	json_object_put(c->meta);
 	return ret;
+}
+
+int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+{
+	struct cell_state c = {
+		.pr = { CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT },
+	};
+
+	run->err[0] = '\0';
+	c.meta = cell_meta(run, cell, &c.wl_meta);
+	if (cell_dirs(run, cell_dir, &c) < 0 || window_open(run, cell_dir, &c) < 0)
+		return cell_end(run, cell_dir, &c, -1);
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
+	if (cell_phases(run, cell, cell_dir, &c) < 0 || window_close(run, cell, cell_dir, &c) < 0)
+		return cell_end(run, cell_dir, &c, -1);
+	return cell_end(run, cell_dir, &c, 0);
 }
