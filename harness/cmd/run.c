@@ -548,6 +548,104 @@ static void analyze_run(struct cb_run *run, bool whole)
 	       run->dir, run->dir, run->dir);
 }
 
+/*
+ * the config of @o (*@cfgp, the caller frees it) and its cells (sharded as asked) into @run,
+ * @info, @jobs, *@cells, *@nr;
+ * 0, or 2 with the reason printed (what `config check` says, too many cells, --jobs)
+ */
+static int load_matrix(const struct run_opts *o, struct cb_run *run, struct cb_run_info *info,
+		       struct cb_jobs *jobs, struct cb_config **cfgp, struct cb_cell **cells,
+		       size_t *nr)
+{
+	struct cb_config *cfg;
+	char err[2048];
+
+	cfg = *cfgp = cb_config_load(o->config, err, sizeof(err));
+	if (!cfg) {
+		fprintf(stderr, "compactbench: %s\n", err);
+		return 2;
+	}
+	run->cfg = cfg;
+	for (size_t i = 0; o->target && i < cfg->nr_kernels; i++)
+		cfg->kernels[i].target = strcmp(o->target, "host") ? CB_TARGET_QEMU : CB_TARGET_HOST;
+	if (cb_config_verify(cfg, "", stderr, NULL) > 0) /* what config check says */
+		return 2;
+	if (cb_jobs_setup(jobs, cfg, o->jobs ? o->jobs : 1, err, sizeof(err)) < 0) {
+		cb_log("%s: %s", cfg->path, err);
+		return 2;
+	}
+	info->jobs = jobs->n;
+	run->quick = o->quick;
+	info->reps = o->reps ? o->reps : o->quick ? cfg->quick_reps : cfg->reps;
+	*cells = cb_matrix_expand(cfg, info->reps, nr);
+	if (*nr > CB_RUN_MAX_CELLS) { /* compare, gate and merge would refuse its run.json */
+		cb_log("%s: %zu cells, more than the %d a run may have (fewer reps or a shard of "
+		       "it)", cfg->path, *nr, CB_RUN_MAX_CELLS);
+		return 2;
+	}
+	info->total_cells = *nr;
+	if (o->shard_count) {
+		info->shard_index = o->shard_index;
+		info->shard_count = o->shard_count;
+		*nr = cb_matrix_shard(*cells, *nr, o->shard_index, o->shard_count);
+	}
+	iso_now(info->started, sizeof(info->started));
+	return 0;
+}
+
+/* the line that says what the run will do, and where */
+static void log_start(const struct cb_run *run, const struct run_opts *o,
+		      const struct cb_run_info *info, const struct plan *plan, size_t nr)
+{
+	const struct cb_config *cfg = run->cfg;
+	char why[1024], skip[1100] = "";
+	size_t skipped = cb_matrix_skipped(cfg, info->reps, why, sizeof(why));
+
+	if (skipped)
+		snprintf(skip, sizeof(skip), ", %zu skipped: %s", skipped, why);
+	if (o->shard_count)
+		cb_log("%s: shard %ld/%ld: %zu of the %zu cells (%zu kernels x %zu settings x %zu "
+		       "workloads x %ld reps%s) into %s", cfg->path, o->shard_index, o->shard_count,
+		       nr, info->total_cells, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads,
+		       info->reps, skip, run->dir);
+	else
+		cb_log("%s: %zu cells (%zu kernels x %zu settings x %zu workloads x %ld reps%s) "
+		       "into %s", cfg->path, nr, cfg->nr_kernels, cfg->nr_settings,
+		       cfg->nr_workloads, info->reps, skip, run->dir);
+	if (o->resume)
+		cb_log("resume: %zu of %zu cells complete, %zu to run now, %zu pending",
+		       plan->nr_done, nr, plan->nr_todo, plan->nr_pending);
+	log_pending(run, plan, "");
+}
+
+/*
+ * after the cells: an interrupted run says how to continue it, an empty shard says so, a
+ * run analyzes its cells and lists the kernels still to boot. Returns the exit status.
+ */
+static int finish_run(struct cb_run *run, const struct run_opts *o,
+		      const struct cb_run_info *info, const struct plan *plan, size_t nr,
+		      size_t failed)
+{
+	if (cb_interrupted) {
+		cb_log("interrupted: knobs restored; the run in %s is incomplete: continue it with "
+		       "`compactbench run %s -o %s --resume`", run->dir, run->cfg->path, run->dir);
+		return 130;
+	}
+	if (!nr) {
+		cb_log("shard %ld/%ld has no cells (the matrix has %zu): nothing to run",
+		       o->shard_index, o->shard_count, info->total_cells);
+		return 0;
+	}
+	analyze_run(run, !o->shard_count);
+	fflush(stdout);
+	if (plan->nr_pending) {
+		cb_log("still to run: %zu cell(s) of other kernels; boot each and continue the run "
+		       "(README: A/B on real hardware):", plan->nr_pending);
+		log_pending(run, plan, ": boot it");
+	}
+	return failed ? 1 : 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -555,58 +653,24 @@ int cmd_run(int argc, char **argv)
 	struct cb_run_info info = { 0 };
 	struct plan plan = { 0 };
 	struct cb_jobs jobs = { 0 };
-	struct cb_config *cfg;
-	struct cb_cell *cells;
-	size_t nr, failed = 0, skipped;
-	char err[2048], why[1024], skip[1100] = "";
-	bool complete;
+	struct cb_config *cfg = NULL;
+	struct cb_cell *cells = NULL;
+	size_t nr = 0, failed = 0;
 	int rc;
 
 	rc = parse_run_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	cfg = cb_config_load(o.config, err, sizeof(err));
-	if (!cfg) {
-		fprintf(stderr, "compactbench: %s\n", err);
-		return 2;
-	}
-	for (size_t i = 0; o.target && i < cfg->nr_kernels; i++)
-		cfg->kernels[i].target = strcmp(o.target, "host") ? CB_TARGET_QEMU : CB_TARGET_HOST;
-	if (cb_config_verify(cfg, "", stderr, NULL) > 0) { /* what config check says */
-		cb_config_free(cfg);
-		return 2;
-	}
-	if (cb_jobs_setup(&jobs, cfg, o.jobs ? o.jobs : 1, err, sizeof(err)) < 0) {
-		cb_log("%s: %s", cfg->path, err);
-		cb_config_free(cfg);
-		return 2;
-	}
-	info.jobs = jobs.n;
-	run.cfg = cfg;
-	run.quick = o.quick;
-	info.reps = o.reps ? o.reps : o.quick ? cfg->quick_reps : cfg->reps;
-	cells = cb_matrix_expand(cfg, info.reps, &nr);
-	if (nr > CB_RUN_MAX_CELLS) { /* compare, gate and merge would refuse its run.json */
-		cb_log("%s: %zu cells, more than the %d a run may have (fewer reps or a shard of "
-		       "it)", cfg->path, nr, CB_RUN_MAX_CELLS);
-		free(cells);
-		cb_config_free(cfg);
-		return 2;
-	}
-	info.total_cells = nr;
-	if (o.shard_count) {
-		info.shard_index = o.shard_index;
-		info.shard_count = o.shard_count;
-		nr = cb_matrix_shard(cells, nr, o.shard_index, o.shard_count);
-	}
-	iso_now(info.started, sizeof(info.started));
+	rc = load_matrix(&o, &run, &info, &jobs, &cfg, &cells, &nr);
+	if (rc)
+		goto out;
 	rc = 2;
 	if (choose_run_dir(&run, o.out) < 0 || check_run_dir(&run, o.resume) < 0 ||
 	    (o.resume && check_resumed(&run, &info) < 0))
-		goto out_cfg;
+		goto out;
 	rc = 1;
 	if (plan_cells(&run, cells, nr, &plan) < 0)
-		goto out_cfg;
+		goto out;
 	if (!plan.nr_todo && plan.nr_pending && !o.resume) {
 		/* a typo in `release` must not look like a run: nothing would be measured */
 		cb_log("nothing to run: every one of the %zu cells belongs to a kernel that is not "
@@ -615,57 +679,21 @@ int cmd_run(int argc, char **argv)
 		cb_log("check each [kernel]'s `release` against `uname -r` (or `uname -rv`), or "
 		       "boot one of them; no run directory was made");
 		rc = 2;
-		goto out_cfg;
+		goto out;
 	}
-	if (plan.nr_todo && ready_to_run(&run) < 0)
-		goto out_cfg;
-	if (make_run_dir(&run) < 0)
-		goto out_cfg;
+	if ((plan.nr_todo && ready_to_run(&run) < 0) || make_run_dir(&run) < 0)
+		goto out;
 	info.pending = plan.pending;
 	cb_run_json_write(&run, &info, cells, nr, false, false);
-	skipped = cb_matrix_skipped(cfg, info.reps, why, sizeof(why));
-	if (skipped)
-		snprintf(skip, sizeof(skip), ", %zu skipped: %s", skipped, why);
-	if (o.shard_count)
-		cb_log("%s: shard %ld/%ld: %zu of the %zu cells (%zu kernels x %zu settings x %zu "
-		       "workloads x %ld reps%s) into %s", cfg->path, o.shard_index, o.shard_count, nr,
-		       info.total_cells, cfg->nr_kernels, cfg->nr_settings, cfg->nr_workloads,
-		       info.reps, skip, run.dir);
-	else
-		cb_log("%s: %zu cells (%zu kernels x %zu settings x %zu workloads x %ld reps%s) "
-		       "into %s", cfg->path, nr, cfg->nr_kernels, cfg->nr_settings,
-		       cfg->nr_workloads, info.reps, skip, run.dir);
-	if (o.resume)
-		cb_log("resume: %zu of %zu cells complete, %zu to run now, %zu pending", plan.nr_done,
-		       nr, plan.nr_todo, plan.nr_pending);
-	log_pending(&run, &plan, "");
+	log_start(&run, &o, &info, &plan, nr);
 	if (plan.nr_todo) {
 		cb_run_todo(&run, plan.todo, plan.nr_todo, &jobs, &failed);
 		teardown_targets(&run);
 	}
-	complete = !failed && !cb_interrupted && !plan.nr_pending;
-	cb_run_json_write(&run, &info, cells, nr, true, complete);
-	if (cb_interrupted) {
-		cb_log("interrupted: knobs restored; the run in %s is incomplete: continue it with "
-		       "`compactbench run %s -o %s --resume`", run.dir, cfg->path, run.dir);
-		rc = 130;
-		goto out_cfg;
-	}
-	if (!nr) {
-		cb_log("shard %ld/%ld has no cells (the matrix has %zu): nothing to run", o.shard_index,
-		       o.shard_count, info.total_cells);
-		rc = 0;
-		goto out_cfg;
-	}
-	analyze_run(&run, !o.shard_count);
-	fflush(stdout);
-	if (plan.nr_pending) {
-		cb_log("still to run: %zu cell(s) of other kernels; boot each and continue the run "
-		       "(README: A/B on real hardware):", plan.nr_pending);
-		log_pending(&run, &plan, ": boot it");
-	}
-	rc = failed ? 1 : 0;
-out_cfg:
+	cb_run_json_write(&run, &info, cells, nr, true,
+			  !failed && !cb_interrupted && !plan.nr_pending);
+	rc = finish_run(&run, &o, &info, &plan, nr, failed);
+out:
 	json_object_put(run.knobs);
 	json_object_put(plan.pending);
 	free(plan.todo);
