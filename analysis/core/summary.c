@@ -9,6 +9,7 @@
 #include "util.h"
 #include "vmstat.h"
 #include "waves_json.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -320,6 +321,69 @@ static struct json_object *crosscheck_json(const struct cb_values *v, struct cb_
 	return x;
 }
 
+/* summary.json's object for one cell, from what summarize() read and computed */
+static struct json_object *summary_json(const char *cell_dir, struct json_object *cell,
+					struct cb_cell_summary *cs, const struct cb_stalls *st,
+					const struct cb_vmstat *before, const struct cb_vmstat *after,
+					const struct cb_agentdata *ad, const struct cb_waves *waves,
+					const struct cb_wl_summary *wl, long long lost)
+{
+	struct json_object *root = json_object_new_object();
+
+	json_object_object_add(root, "schema", json_object_new_int(CB_SUMMARY_SCHEMA));
+	json_object_object_add(root, "cell", json_object_get(cell));
+	json_object_object_add(root, "method", json_object_new_string(cb_stalls_method(st)));
+	json_object_object_add(root, "lost_events", json_object_new_boolean(cs->lost));
+	json_object_object_add(root, "collector_lost", json_object_new_int64(lost));
+	json_object_object_add(root, "trace", cb_summary_trace_json("trace.dat", st));
+	json_object_object_add(root, "workload_summary",
+			       wl->present ? json_object_new_string(wl->file) : NULL);
+	json_object_object_add(root, "metrics", cb_summary_metrics_json(&cs->val, false));
+	json_object_object_add(root, "crosscheck", crosscheck_json(&cs->val, cs));
+	if (cb_headroom_check(cell_dir, waves, cs->warning, sizeof(cs->warning)) != 1)
+		cs->warning[0] = '\0';
+	json_object_object_add(root, "warnings", json_object_new_array());
+	if (cs->warning[0])
+		json_object_array_add(json_object_object_get(root, "warnings"),
+				      json_object_new_string(cs->warning));
+	json_object_object_add(root, "stalls", cb_summary_stalls_json(st));
+	if (st->probe.present) {
+		json_object_object_add(root, "probe", cb_summary_probe_json(st));
+		json_object_object_add(root, "method_comparison",
+				       cb_summary_method_comparison_json(st));
+	}
+	json_object_object_add(root, "allocations", cb_summary_alloc_json(st));
+	json_object_object_add(root, "compaction", cb_summary_work_json(st, before, after));
+	json_object_object_add(root, "extfrag", cb_summary_extfrag_json(st));
+	json_object_object_add(root, "fragmentation", cb_summary_frag_json(ad));
+	json_object_object_add(root, "cpu", cb_summary_cpu_json(ad, st));
+	json_object_object_add(root, "energy", cb_summary_energy_json(ad, st, watts_per_core));
+	/* absent, not null, for a cell without them: older summaries stay as they were */
+	if (waves->present)
+		json_object_object_add(root, "waves", cb_waves_json(waves));
+	if (waves->has_breakup)
+		json_object_object_add(root, "breakup", cb_breakup_json(waves));
+	return root;
+}
+
+/* @root as @cell_dir/summary.json, pretty-printed, written under a temporary name */
+static int write_summary(const char *cell_dir, struct json_object *root, char *err,
+			 size_t errlen)
+{
+	const char *text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE);
+	char path[PATH_MAX], *buf = cb_xasprintf("%s\n", text);
+	int ret = 0;
+
+	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0 ||
+	    cb_write_file_atomic(path, buf, strlen(buf)) < 0) {
+		snprintf(err, errlen, "%s/summary.json: cannot write: %s", cell_dir, strerror(errno));
+		ret = -1;
+	}
+	free(buf);
+	return ret;
+}
+
 static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *err, size_t errlen)
 {
 	struct cb_cell_summary local, *cs = out ? out : &local;
@@ -331,8 +395,6 @@ static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *er
 	struct cb_stalls st;
 	struct cb_metric_in in;
 	char path[PATH_MAX];
-	const char *text;
-	char *buf = NULL;
 	uint64_t ws, we;
 	long long lost;
 	int ret = -1;
@@ -365,55 +427,11 @@ static int summarize(const char *cell_dir, struct cb_cell_summary *out, char *er
 	snprintf(cs->energy_source, sizeof(cs->energy_source), "%s",
 		 ad.source ? ad.source : "modeled");
 
-	root = json_object_new_object();
-	json_object_object_add(root, "schema", json_object_new_int(CB_SUMMARY_SCHEMA));
-	json_object_object_add(root, "cell", json_object_get(cell));
-	json_object_object_add(root, "method", json_object_new_string(cb_stalls_method(&st)));
-	json_object_object_add(root, "lost_events", json_object_new_boolean(cs->lost));
-	json_object_object_add(root, "collector_lost", json_object_new_int64(lost));
-	json_object_object_add(root, "trace", cb_summary_trace_json("trace.dat", &st));
-	json_object_object_add(root, "workload_summary",
-			       wl.present ? json_object_new_string(wl.file) : NULL);
-	json_object_object_add(root, "metrics", cb_summary_metrics_json(&cs->val, false));
-	json_object_object_add(root, "crosscheck", crosscheck_json(&cs->val, cs));
-	if (cb_headroom_check(cell_dir, &waves, cs->warning, sizeof(cs->warning)) != 1)
-		cs->warning[0] = '\0';
-	json_object_object_add(root, "warnings", json_object_new_array());
-	if (cs->warning[0])
-		json_object_array_add(json_object_object_get(root, "warnings"),
-				      json_object_new_string(cs->warning));
-	json_object_object_add(root, "stalls", cb_summary_stalls_json(&st));
-	if (st.probe.present) {
-		json_object_object_add(root, "probe", cb_summary_probe_json(&st));
-		json_object_object_add(root, "method_comparison",
-				       cb_summary_method_comparison_json(&st));
-	}
-	json_object_object_add(root, "allocations", cb_summary_alloc_json(&st));
-	json_object_object_add(root, "compaction", cb_summary_work_json(&st, &before, &after));
-	json_object_object_add(root, "extfrag", cb_summary_extfrag_json(&st));
-	json_object_object_add(root, "fragmentation", cb_summary_frag_json(&ad));
-	json_object_object_add(root, "cpu", cb_summary_cpu_json(&ad, &st));
-	json_object_object_add(root, "energy", cb_summary_energy_json(&ad, &st, watts_per_core));
-	/* absent, not null, for a cell without them: older summaries stay as they were */
-	if (waves.present)
-		json_object_object_add(root, "waves", cb_waves_json(&waves));
-	if (waves.has_breakup)
-		json_object_object_add(root, "breakup", cb_breakup_json(&waves));
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (asprintf(&buf, "%s\n", text) < 0) {
-		buf = NULL;
-		snprintf(err, errlen, "%s: out of memory", cell_dir);
+	root = summary_json(cell_dir, cell, cs, &st, &before, &after, &ad, &waves, &wl, lost);
+	if (write_summary(cell_dir, root, err, errlen) < 0)
 		goto out;
-	}
-	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0 ||
-	    cb_write_file_atomic(path, buf, strlen(buf)) < 0) {
-		snprintf(err, errlen, "%s/summary.json: cannot write: %s", cell_dir, strerror(errno));
-		goto out;
-	}
 	ret = 0;
 out:
-	free(buf);
 	json_object_put(root);
 	json_object_put(cell);
 	cb_waves_free(&waves);
