@@ -443,6 +443,7 @@ static int window_open(struct cb_run *run, const char *cell_dir, struct cell_sta
 		.poll_ms = run->cfg->poll_ms,
 		.spool_dir = c->spool,
 	};
+	char err[512];
 
 	c->col = cb_collector_start(&copts);
 	if (!c->col) {
@@ -453,8 +454,8 @@ static int window_open(struct cb_run *run, const char *cell_dir, struct cell_sta
 	if (snapshots(run, cell_dir, "before") < 0)
 		return -1;
 	/* zoneinfo, pagetypeinfo, kcompactd/khugepaged CPU, energy; then samples.csv over time */
-	if (cb_snapshot_extra(cell_dir, run->root, "before") < 0) {
-		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
+	if (cb_snapshot_extra(cell_dir, run->root, "before", err, sizeof(err)) < 0) {
+		cb_run_set_err(run, "sampler: %s", err);
 		return -1;
 	}
 	/* powercap or perf's power PMU (perf-power.before), or neither: modeled */
@@ -462,9 +463,10 @@ static int window_open(struct cb_run *run, const char *cell_dir, struct cell_sta
 	if (!c->erec)
 		return -1;
 	c->smp = cb_sampler_start(cell_dir, run->root,
-				  (unsigned int)lround(run->cfg->samples_period_s * 1000));
+				  (unsigned int)lround(run->cfg->samples_period_s * 1000), err,
+				  sizeof(err));
 	if (!c->smp) {
-		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
+		cb_run_set_err(run, "sampler: %s", err);
 		return -1;
 	}
 	return 0;
@@ -494,18 +496,18 @@ static int window_close(struct cb_run *run, const struct cb_cell *cell, const ch
 {
 	struct cb_collector_stats st = { 0 };
 	struct json_object *win;
-	char how[64];
-	int rc = cb_sampler_stop(c->smp);
+	char how[64], err[512];
+	int rc = cb_sampler_stop(c->smp, err, sizeof(err));
 
 	c->smp = NULL;
 	if (rc < 0) {
-		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
+		cb_run_set_err(run, "sampler: %s", err);
 		return -1;
 	}
 	if (snapshots(run, cell_dir, "after") < 0)
 		return -1;
-	if (cb_snapshot_extra(cell_dir, run->root, "after") < 0) {
-		cb_run_set_err(run, "sampler: %s", cb_sampler_error());
+	if (cb_snapshot_extra(cell_dir, run->root, "after", err, sizeof(err)) < 0) {
+		cb_run_set_err(run, "sampler: %s", err);
 		return -1;
 	}
 	if (cb_energy_rec_stop(c->erec, cell_dir, run->err, sizeof(run->err)) < 0)
@@ -537,8 +539,10 @@ static int window_close(struct cb_run *run, const struct cb_cell *cell, const ch
 /* stop what is still running, remove the spool, write meta.json's final status; @ret or -1 */
 static int cell_end(struct cb_run *run, const char *cell_dir, struct cell_state *c, int ret)
 {
-	if (c->smp)
-		cb_sampler_stop(c->smp);
+	char ignored[512];
+
+	if (c->smp) /* the cell failed already: its error is the one to report */
+		cb_sampler_stop(c->smp, ignored, sizeof(ignored));
 	if (c->erec) {
 		json_object_object_add(c->meta, "energy", cb_energy_rec_meta(c->erec));
 		cb_energy_rec_free(c->erec);

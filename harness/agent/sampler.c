@@ -7,6 +7,7 @@
 #include "energy.h"
 #include "frag.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,24 +20,19 @@
 #include <time.h>
 #include <unistd.h>
 
-static __thread char sampler_err[512];
+/* the error line into the caller's @err (errno kept, as the callers read it after) */
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-static void set_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void set_err(const char *fmt, ...)
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	int e = errno;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(sampler_err, sizeof(sampler_err), fmt, ap);
+	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
 	errno = e;
-}
-
-const char *cb_sampler_error(void)
-{
-	return sampler_err;
 }
 
 struct cb_sampler {
@@ -59,29 +55,26 @@ struct cb_sampler {
 };
 
 /* the RAPL counters, a row per zone in energy.csv: the cell's energy is summed per interval */
-static int sample_energy(struct cb_sampler *s)
+static int sample_energy(struct cb_sampler *s, char *err, size_t errlen)
 {
 	struct cb_energy_snap e;
-	char err[512];
 	int i;
 
-	if (cb_energy_read(s->root, &e, err, sizeof(err)) < 0) {
-		set_err("%s", err);
+	if (cb_energy_read(s->root, &e, err, errlen) < 0)
 		return -1;
-	}
 	for (i = 0; i < e.n; i++)
 		fprintf(s->eout, "%llu,%s,%s,%llu,%llu\n", (unsigned long long)e.t_ns, e.z[i].zone,
 			e.z[i].name, (unsigned long long)e.z[i].uj,
 			(unsigned long long)e.z[i].max_uj);
 	if (fflush(s->eout)) {
-		set_err("%s: cannot write: %s", s->etmp, strerror(errno));
+		set_err(err, errlen, "%s: cannot write: %s", s->etmp, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
 /* one sample: read buddyinfo, write a row per zone; the energy counters */
-static int sample(struct cb_sampler *s)
+static int sample(struct cb_sampler *s, char *err, size_t errlen)
 {
 	struct cb_zone_free bz[CB_FRAG_MAX_ZONES];
 	struct cb_frag_zone_score sc[CB_FRAG_MAX_ZONES];
@@ -93,14 +86,14 @@ static int sample(struct cb_sampler *s)
 		return -1;
 	text = cb_read_file(path, NULL);
 	if (!text) {
-		set_err("%s: cannot read: %s", path, strerror(errno));
+		set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
 	nb = cb_buddyinfo_parse(text, bz, CB_FRAG_MAX_ZONES, &bad);
 	free(text);
 	if (nb <= 0) {
 		errno = EINVAL;
-		set_err("%s: line %d: not a buddyinfo line", path, bad);
+		set_err(err, errlen, "%s: line %d: not a buddyinfo line", path, bad);
 		return -1;
 	}
 	if (!s->norders) {
@@ -121,20 +114,21 @@ static int sample(struct cb_sampler *s)
 		fprintf(s->out, "\n");
 	}
 	if (fflush(s->out)) {
-		set_err("%s: cannot write: %s", s->tmp, strerror(errno));
+		set_err(err, errlen, "%s: cannot write: %s", s->tmp, strerror(errno));
 		return -1;
 	}
-	if (s->eout && sample_energy(s) < 0)
+	if (s->eout && sample_energy(s, err, errlen) < 0)
 		return -1;
 	s->samples++;
 	return 0;
 }
 
-static void note_error(struct cb_sampler *s)
+/* a failed sample: keep the first failure's errno and line for cb_sampler_stop() */
+static void note_error(struct cb_sampler *s, const char *err)
 {
 	if (!s->errors++) {
 		s->first_errno = errno;
-		snprintf(s->first_err, sizeof(s->first_err), "%s", sampler_err);
+		snprintf(s->first_err, sizeof(s->first_err), "%s", err);
 	}
 }
 
@@ -142,6 +136,7 @@ static void *run(void *arg)
 {
 	struct cb_sampler *s = arg;
 	struct timespec next;
+	char err[512];
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	pthread_mutex_lock(&s->lock);
@@ -154,8 +149,8 @@ static void *run(void *arg)
 		if (s->stop)
 			break;
 		pthread_mutex_unlock(&s->lock);
-		if (sample(s))
-			note_error(s);
+		if (sample(s, err, sizeof(err)))
+			note_error(s, err);
 		pthread_mutex_lock(&s->lock);
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -191,41 +186,35 @@ static void destroy(struct cb_sampler *s)
 }
 
 /* energy.csv, only where powercap has package or DRAM zones */
-static int open_energy(struct cb_sampler *s, const char *cell_dir)
+static int open_energy(struct cb_sampler *s, const char *cell_dir, char *err, size_t errlen)
 {
 	struct cb_energy_snap e;
-	char err[512];
-	int n = cb_energy_read(s->root, &e, err, sizeof(err));
+	int n = cb_energy_read(s->root, &e, err, errlen);
 
-	if (n < 0) {
-		set_err("%s", err);
+	if (n < 0)
 		return -1;
-	}
 	if (!n)
 		return 0;
 	if (cb_path(s->efinal, sizeof(s->efinal), "%s/energy.csv", cell_dir) < 0 ||
 	    cb_path(s->etmp, sizeof(s->etmp), "%s/energy.csv.tmp", cell_dir) < 0) {
-		set_err("%s: path too long", cell_dir);
+		set_err(err, errlen, "%s: path too long", cell_dir);
 		return -1;
 	}
 	s->eout = fopen(s->etmp, "we");
 	if (!s->eout) {
-		set_err("%s: cannot create: %s", s->etmp, strerror(errno));
+		set_err(err, errlen, "%s: cannot create: %s", s->etmp, strerror(errno));
 		return -1;
 	}
 	fprintf(s->eout, "t_ns,zone,name,energy_uj,max_energy_range_uj\n");
 	return 0;
 }
 
-struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsigned int period_ms)
+struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsigned int period_ms,
+				    char *err, size_t errlen)
 {
-	struct cb_sampler *s = calloc(1, sizeof(*s));
+	struct cb_sampler *s = cb_xcalloc(1, sizeof(*s));
 	pthread_condattr_t ca;
 
-	if (!s) {
-		set_err("out of memory");
-		return NULL;
-	}
 	snprintf(s->root, sizeof(s->root), "%s", root ? root : "");
 	s->period_ms = period_ms ? period_ms : CB_SAMPLER_DEFAULT_MS;
 	s->hpage_order = cb_hpage_order(s->root);
@@ -236,18 +225,18 @@ struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsi
 	pthread_condattr_destroy(&ca);
 	if (cb_path(s->final, sizeof(s->final), "%s/samples.csv", cell_dir) < 0 ||
 	    cb_path(s->tmp, sizeof(s->tmp), "%s/samples.csv.tmp", cell_dir) < 0) {
-		set_err("%s: path too long", cell_dir);
+		set_err(err, errlen, "%s: path too long", cell_dir);
 		destroy(s);
 		return NULL;
 	}
 	s->out = fopen(s->tmp, "we");
 	if (!s->out) {
-		set_err("%s: cannot create: %s", s->tmp, strerror(errno));
+		set_err(err, errlen, "%s: cannot create: %s", s->tmp, strerror(errno));
 		destroy(s);
 		return NULL;
 	}
 	read_zones(s);
-	if (open_energy(s, cell_dir) < 0 || sample(s)) {
+	if (open_energy(s, cell_dir, err, errlen) < 0 || sample(s, err, errlen)) {
 		unlink(s->tmp);
 		if (s->eout)
 			unlink(s->etmp);
@@ -256,7 +245,7 @@ struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsi
 	}
 	errno = pthread_create(&s->thread, NULL, run, s);
 	if (errno) {
-		set_err("cannot start the sampler thread: %s", strerror(errno));
+		set_err(err, errlen, "cannot start the sampler thread: %s", strerror(errno));
 		unlink(s->tmp);
 		if (s->eout)
 			unlink(s->etmp);
@@ -267,8 +256,9 @@ struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsi
 	return s;
 }
 
-int cb_sampler_stop(struct cb_sampler *s)
+int cb_sampler_stop(struct cb_sampler *s, char *err, size_t errlen)
 {
+	char last[512];
 	int ret, fd;
 
 	if (!s) {
@@ -281,12 +271,12 @@ int cb_sampler_stop(struct cb_sampler *s)
 	pthread_mutex_unlock(&s->lock);
 	if (s->started)
 		pthread_join(s->thread, NULL);
-	if (sample(s))
-		note_error(s);
+	if (sample(s, last, sizeof(last)))
+		note_error(s, last);
 	ret = s->samples;
 	fd = fileno(s->out);
 	if (fflush(s->out) || fsync(fd) || fclose(s->out)) {
-		set_err("%s: cannot write: %s", s->tmp, strerror(errno));
+		set_err(err, errlen, "%s: cannot write: %s", s->tmp, strerror(errno));
 		s->out = NULL;
 		ret = -1;
 	}
@@ -294,24 +284,24 @@ int cb_sampler_stop(struct cb_sampler *s)
 	if (s->eout) {
 		fd = fileno(s->eout);
 		if (fflush(s->eout) || fsync(fd) || fclose(s->eout)) {
-			set_err("%s: cannot write: %s", s->etmp, strerror(errno));
+			set_err(err, errlen, "%s: cannot write: %s", s->etmp, strerror(errno));
 			ret = -1;
 		}
 		s->eout = NULL;
 		if (rename(s->etmp, s->efinal) < 0) {
-			set_err("%s: cannot rename into place: %s", s->efinal, strerror(errno));
+			set_err(err, errlen, "%s: cannot rename into place: %s", s->efinal, strerror(errno));
 			ret = -1;
 		}
 	}
 	if (ret >= 0 && s->errors) {
 		/* a sample that failed leaves a gap; say so rather than hide it */
-		snprintf(sampler_err, sizeof(sampler_err), "%d of %d samples failed, the first: %s",
-			 s->errors, s->errors + s->samples, s->first_err);
+		snprintf(err, errlen, "%d of %d samples failed, the first: %s", s->errors,
+			 s->errors + s->samples, s->first_err);
 		errno = s->first_errno;
 		ret = -1;
 	}
 	if (rename(s->tmp, s->final) < 0) {
-		set_err("%s: cannot rename into place: %s", s->final, strerror(errno));
+		set_err(err, errlen, "%s: cannot rename into place: %s", s->final, strerror(errno));
 		ret = -1;
 	}
 	destroy(s);
@@ -320,16 +310,16 @@ int cb_sampler_stop(struct cb_sampler *s)
 
 /* write @text as @cell_dir/@name.@when atomically */
 static int put(const char *cell_dir, const char *name, const char *when, const char *text,
-	       size_t len)
+	       size_t len, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 
 	if (cb_path(path, sizeof(path), "%s/%s.%s", cell_dir, name, when) < 0) {
-		set_err("%s/%s.%s: path too long", cell_dir, name, when);
+		set_err(err, errlen, "%s/%s.%s: path too long", cell_dir, name, when);
 		return -1;
 	}
 	if (cb_write_file_atomic(path, text, len) < 0) {
-		set_err("%s: cannot write: %s", path, strerror(errno));
+		set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -337,64 +327,61 @@ static int put(const char *cell_dir, const char *name, const char *when, const c
 
 /* copy @root/@rel into @cell_dir/@name.@when */
 static int copy(const char *cell_dir, const char *root, const char *rel, const char *name,
-		const char *when)
+		const char *when, char *err, size_t errlen)
 {
 	char src[PATH_MAX], *text;
 	size_t len;
 	int ret;
 
 	if (cb_path(src, sizeof(src), "%s%s", root, rel) < 0) {
-		set_err("%s%s: path too long", root, rel);
+		set_err(err, errlen, "%s%s: path too long", root, rel);
 		return -1;
 	}
 	text = cb_read_file(src, &len);
 	if (!text) {
-		set_err("%s: cannot read: %s", src, strerror(errno));
+		set_err(err, errlen, "%s: cannot read: %s", src, strerror(errno));
 		return -1;
 	}
-	ret = put(cell_dir, name, when, text, len);
+	ret = put(cell_dir, name, when, text, len, err, errlen);
 	free(text);
 	return ret;
 }
 
-int cb_snapshot_extra(const char *cell_dir, const char *root, const char *when)
+/* a step of cb_snapshot_extra() failed with @cur: keep the first one's line and errno */
+static void keep_first(int *ret, int *first_errno, const char *cur, char *err, size_t errlen)
 {
-	char first[512] = "";
-	char *text = NULL;
+	if (!*ret) {
+		*first_errno = errno;
+		snprintf(err, errlen, "%s", cur);
+	}
+	*ret = -1;
+}
+
+int cb_snapshot_extra(const char *cell_dir, const char *root, const char *when, char *err,
+		      size_t errlen)
+{
+	char cur[512], *text = NULL;
 	int ret = 0, e = 0;
 
 	root = root ? root : "";
-#define KEEP_FIRST()                                                           \
-	do {                                                                   \
-		if (!ret) {                                                    \
-			e = errno;                                             \
-			snprintf(first, sizeof(first), "%s", sampler_err);     \
-		}                                                              \
-		ret = -1;                                                      \
-	} while (0)
-	if (copy(cell_dir, root, "/proc/zoneinfo", "zoneinfo", when))
-		KEEP_FIRST();
-	if (copy(cell_dir, root, "/proc/pagetypeinfo", "pagetypeinfo", when))
-		KEEP_FIRST();
+	if (copy(cell_dir, root, "/proc/zoneinfo", "zoneinfo", when, cur, sizeof(cur)))
+		keep_first(&ret, &e, cur, err, errlen);
+	if (copy(cell_dir, root, "/proc/pagetypeinfo", "pagetypeinfo", when, cur, sizeof(cur)))
+		keep_first(&ret, &e, cur, err, errlen);
 	if (cb_cpu_snapshot(root, &text) < 0) {
-		set_err("%s/proc: cannot list the kcompactd/khugepaged threads: %s", root,
-			strerror(errno));
-		KEEP_FIRST();
-	} else if (put(cell_dir, "cpu", when, text, strlen(text))) {
-		KEEP_FIRST();
+		set_err(cur, sizeof(cur), "%s/proc: cannot list the kcompactd/khugepaged threads: %s",
+			root, strerror(errno));
+		keep_first(&ret, &e, cur, err, errlen);
+	} else if (put(cell_dir, "cpu", when, text, strlen(text), cur, sizeof(cur))) {
+		keep_first(&ret, &e, cur, err, errlen);
 	}
 	free(text);
 	text = NULL;
-	if (cb_energy_snapshot(root, &text, sampler_err, sizeof(sampler_err)) < 0) {
-		KEEP_FIRST();
-	} else if (put(cell_dir, "energy", when, text, strlen(text))) {
-		KEEP_FIRST();
-	}
+	if (cb_energy_snapshot(root, &text, cur, sizeof(cur)) < 0 ||
+	    put(cell_dir, "energy", when, text, strlen(text), cur, sizeof(cur)))
+		keep_first(&ret, &e, cur, err, errlen);
 	free(text);
-#undef KEEP_FIRST
-	if (ret) {
-		snprintf(sampler_err, sizeof(sampler_err), "%s", first);
+	if (ret)
 		errno = e;
-	}
 	return ret;
 }

@@ -25,11 +25,13 @@
  * fragmentation_score_node() as mm/compaction.c computes them (harness/lib/frag.h).
  *
  * @root prefixes every /proc and /sys path ("" or NULL for the real ones; tests use a fake
- * tree). Every file is written under a temporary name and renamed. Functions return -1 with
- * errno set and a message for cb_sampler_error() on failure.
+ * tree). Every file is written under a temporary name and renamed. Functions return -1 (or
+ * NULL) with errno set and one line naming the file at fault in the caller's @err on failure.
  */
 #ifndef CB_SAMPLER_H
 #define CB_SAMPLER_H
+
+#include <stddef.h>
 
 #define CB_SAMPLER_DEFAULT_MS 250
 
@@ -40,22 +42,21 @@ struct cb_sampler;
  * returns (so a failure to read buddyinfo is reported here). @period_ms 0 means
  * CB_SAMPLER_DEFAULT_MS. Returns the sampler, or NULL.
  */
-struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsigned int period_ms);
+struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsigned int period_ms,
+				    char *err, size_t errlen);
 
 /*
  * cb_sampler_stop - take a last sample, stop the thread, rename samples.csv into place and
  * free @s. Returns the number of samples taken, or -1 (the thread still stopped, @s freed).
  */
-int cb_sampler_stop(struct cb_sampler *s);
+int cb_sampler_stop(struct cb_sampler *s, char *err, size_t errlen);
 
 /*
  * cb_snapshot_extra - write zoneinfo.@when, pagetypeinfo.@when, cpu.@when and
  * energy.@when into @cell_dir. All four are attempted; returns 0, or -1 for the first that
  * failed.
  */
-int cb_snapshot_extra(const char *cell_dir, const char *root, const char *when);
-
-/* cb_sampler_error - what the last failing call of this thread failed on */
-const char *cb_sampler_error(void);
+int cb_snapshot_extra(const char *cell_dir, const char *root, const char *when, char *err,
+		      size_t errlen);
 
 #endif

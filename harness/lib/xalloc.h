@@ -6,10 +6,11 @@
  * where the caller needs to tell a person what went wrong, it also takes a caller's buffer
  * (char *err, size_t errlen) and writes one line into it that names the file and the line,
  * offset or field at fault. The caller decides whether to print it, prefix it, or pass it
- * up: a library function returns its error, the command prints it. (Older modules
- * still keep the message in their object - struct cb_run's err, the collector's - or in a
- * thread-local string behind a getter - cb_sampler_error(); they are converted as they are
- * touched.)
+ * up: a library function returns its error, the command prints it. A long-lived object
+ * that several threads or steps report through keeps its message in the object instead
+ * (struct cb_run's err, the collector's): its owner reads it once, when the object failed.
+ * Two collector modules still keep theirs behind a thread-local getter (cb_tracedat_error(),
+ * cb_probes_error()) and are to be converted.
  *
  * Out of memory. The harness, the analysis and the workloads are short-lived programs with
  * nothing to save when malloc fails: a half-written result would be worse than none (every

@@ -182,19 +182,19 @@ static void test_sampler(void **state)
 	assert_int_equal(cb_hpage_order(root), 9);
 	snprintf(cell, sizeof(cell), "%s/cell", root);
 	assert_int_equal(cb_mkdir_p(cell), 0);
-	assert_int_equal(cb_snapshot_extra(cell, root, "before"), 0);
-	s = cb_sampler_start(cell, root, 10);
+	assert_int_equal(cb_snapshot_extra(cell, root, "before", err, sizeof(err)), 0);
+	s = cb_sampler_start(cell, root, 10, err, sizeof(err));
 	assert_non_null(s);
 	nanosleep(&ms60, NULL);
 	put("proc/buddyinfo", buddy2);
 	nanosleep(&ms60, NULL);
-	n = cb_sampler_stop(s);
+	n = cb_sampler_stop(s, err, sizeof(err));
 	assert_true(n >= 3);
 	put("proc/38/schedstat", "5000 2 3\n");
 	put("proc/40/stat", "40 (khuge paged)) S 2 0 0 0 -1 2129984 0 0 0 0 20 10 0 0 39 19 1 0 "
 	    "40 0 0 18446744073709551615 0 0 0 0 0 0 0 2147483647 0 0 0 0 17 1 0 0 0 0 0\n");
 	put("sys/class/powercap/intel-rapl:0/energy_uj", "1000000\n");
-	assert_int_equal(cb_snapshot_extra(cell, root, "after"), 0);
+	assert_int_equal(cb_snapshot_extra(cell, root, "after", err, sizeof(err)), 0);
 
 	text = cell_file("samples.csv");
 	assert_non_null(text);
@@ -316,8 +316,17 @@ static void test_bad_agent_files(void **state)
 	/* a sampler on a tree without buddyinfo fails at start, naming the file */
 	snprintf(path, sizeof(path), "%s/proc/buddyinfo", root);
 	unlink(path);
-	assert_null(cb_sampler_start(dir, root, 10));
-	assert_non_null(strstr(cb_sampler_error(), "/proc/buddyinfo"));
+	assert_null(cb_sampler_start(dir, root, 10, err, sizeof(err)));
+	assert_non_null(strstr(err, "/proc/buddyinfo"));
+	/* the extra snapshots go on past a missing file and report the first one, with errno */
+	snprintf(path, sizeof(path), "%s/proc/zoneinfo", root);
+	unlink(path);
+	err[0] = '\0';
+	assert_int_equal(cb_snapshot_extra(dir, root, "x", err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "/proc/zoneinfo: cannot read"));
+	snprintf(path, sizeof(path), "%s/pagetypeinfo.x", dir);
+	assert_int_equal(access(path, F_OK), 0);
 }
 
 int main(void)
