@@ -3,6 +3,7 @@
  * analyze.c - `compactbench analyze`: a run directory, a cell directory or a lone trace.dat.
  */
 #include "analyze.h"
+#include "cmd_opt.h"
 #include "xalloc.h"
 #include "metrics.h"
 #include "report.h"
@@ -23,25 +24,25 @@
 
 #include <json-c/json.h>
 
-/* the options, one row each: the usage text is made from this table */
-static const struct opt {
-	const char *name;
-	const char *arg; /* NULL: a flag */
-	const char *help;
-} opts[] = {
-	{ "--format", "text|json", "text for a person (default), or JSON: every figure" },
-	{ "--all", NULL, "a trace's text: every metric with a value (summary.json names)" },
-	{ "--watts-per-core", "W", "watts per busy core of the modeled energy (default 10)" },
-	{ "--reader-timeout", "T", "kill a trace's reader after T, a duration (default 600s)" },
-	{ "--reader-memory", "SIZE", "a trace reader's address space (default 4G + 2x file)" },
-	{ "--metrics", NULL, "print the metric table (markdown) and exit" },
-	{ "--help", NULL, "print this help and exit" },
+enum {
+	OPT_FORMAT = 256, OPT_ALL, OPT_WATTS, OPT_READER_TIMEOUT, OPT_READER_MEMORY, OPT_METRICS,
+};
+
+/* the options, once: getopt's tables and the usage's option lines (cmd_opt.h) */
+static const struct cb_opt analyze_opts[] = {
+	{ "format", OPT_FORMAT, "text|json", "text for a person (default), or JSON: every figure" },
+	{ "all", OPT_ALL, NULL, "a trace's text: every metric with a value (summary.json names)" },
+	{ "watts-per-core", OPT_WATTS, "W", "watts per busy core of the modeled energy (default 10)" },
+	{ "reader-timeout", OPT_READER_TIMEOUT, "T",
+	  "kill a trace's reader after T, a duration (default 600s)" },
+	{ "reader-memory", OPT_READER_MEMORY, "SIZE",
+	  "a trace reader's address space (default 4G + 2x file)" },
+	{ "metrics", OPT_METRICS, NULL, "print the metric table (markdown) and exit" },
+	{ "help", 'h', NULL, "print this help and exit" },
 };
 
 static void usage(FILE *f)
 {
-	size_t i;
-
 	fprintf(f,
 		"usage: compactbench analyze DIR [--format text|json] [--watts-per-core W]\n"
 		"       compactbench analyze FILE.dat [--format text|json] [--all]\n"
@@ -53,13 +54,7 @@ static void usage(FILE *f)
 		"  FILE.dat  a lone trace.dat (trace-cmd v6 or v7, from any machine): print its\n"
 		"            direct compaction stalls (tracepoint method, analysis/README.md)\n"
 		"\noptions:\n");
-	for (i = 0; i < CB_ARRAY_SIZE(opts); i++) {
-		char left[64];
-
-		snprintf(left, sizeof(left), "%s%s%s", opts[i].name, opts[i].arg ? " " : "",
-			 opts[i].arg ? opts[i].arg : "");
-		fprintf(f, "  %-20s %s\n", left, opts[i].help);
-	}
+	cb_opt_usage_style(f, analyze_opts, CB_ARRAY_SIZE(analyze_opts), 20, CB_OPT_USAGE_LONG);
 	fprintf(f, "\nexit status: 0 done, 1 some cells left out (not complete; listed) or never run (a merge\n"
 		"with shards missing: run.json lists fewer than its total_cells), 2 bad input\n"
 		"(a missing or corrupt file: the other cells are still analyzed) or usage.\n"
@@ -298,32 +293,58 @@ static int analyze_one_cell(const char *dir, bool json)
 	return 0;
 }
 
-/* --reader-timeout DURATION, --reader-memory SIZE (also as --opt=value): the reader's limits */
-static int reader_option(const char *a, const char *next, int *i)
+/* option @key with value @v: 0 go on, 1 done (exit 0: --help, --metrics), 2 bad input */
+static int analyze_option(int key, const char *v, const char **format, bool *all)
 {
 	static double timeout;
 	static uint64_t memory;
-	const char *eq = strchr(a, '='), *v = eq ? eq + 1 : next;
-	size_t len = eq ? (size_t)(eq - a) : strlen(a);
+	char *end;
+	double w;
 
-	if (!eq && next)
-		++*i;
-	if (len == 16 && !strncmp(a, "--reader-timeout", len)) {
-		if (!v || cb_parse_duration(v, &timeout) || !(timeout >= 1) || timeout > 86400) {
+	switch (key) {
+	case 'h':
+		usage(stdout);
+		return 1;
+	case OPT_METRICS:
+		cb_metrics_print_table(stdout);
+		return 1;
+	case OPT_ALL:
+		*all = true;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(v, "text") && strcmp(v, "json")) {
+			fprintf(stderr, "compactbench analyze: --format takes text or json, not '%s'\n",
+				v);
+			usage(stderr);
+			return 2;
+		}
+		*format = v;
+		return 0;
+	case OPT_WATTS:
+		w = strtod(v, &end);
+		if (!*v || *end || !(w > 0) || w > 10000) {
+			fprintf(stderr, "compactbench analyze: --watts-per-core takes a number of watts "
+				"in (0, 10000], not '%s'\n", v);
+			return 2;
+		}
+		cb_summary_set_watts_per_core(w);
+		return 0;
+	case OPT_READER_TIMEOUT:
+		if (cb_parse_duration(v, &timeout) || !(timeout >= 1) || timeout > 86400) {
 			fprintf(stderr, "compactbench analyze: --reader-timeout takes a duration "
-				"from 1s to 24h, not '%s'\n", v ? v : "");
-			return -1;
+				"from 1s to 24h, not '%s'\n", v);
+			return 2;
 		}
-	} else if (len == 15 && !strncmp(a, "--reader-memory", len)) {
-		if (!v || cb_parse_size(v, 0, &memory) || memory < (64ULL << 20) ||
-		    memory > (1ULL << 44)) {
+		break;
+	case OPT_READER_MEMORY:
+		if (cb_parse_size(v, 0, &memory) || memory < (64ULL << 20) || memory > (1ULL << 44)) {
 			fprintf(stderr, "compactbench analyze: --reader-memory takes a size from 64M "
-				"to 16T, not '%s'\n", v ? v : "");
-			return -1;
+				"to 16T, not '%s'\n", v);
+			return 2;
 		}
-	} else {
-		fprintf(stderr, "compactbench analyze: unknown option '%s'\n", a);
-		return -1;
+		break;
+	default:
+		return 2;
 	}
 	cb_stalls_reader_limits((unsigned int)timeout, memory);
 	return 0;
@@ -334,54 +355,30 @@ int cmd_analyze(int argc, char **argv)
 	const char *target = NULL, *format = "text";
 	bool all = false;
 	char path[PATH_MAX];
+	struct cb_opt_parser p;
 	struct stat sb;
-	int i;
+	int c, rc;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--all")) {
-			all = true;
-		} else if (!strcmp(a, "--metrics")) {
-			cb_metrics_print_table(stdout);
-			return 0;
-		} else if (!strcmp(a, "--format") || !strncmp(a, "--format=", 9)) {
-			format = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : "");
-			if (strcmp(format, "text") && strcmp(format, "json")) {
-				fprintf(stderr, "compactbench analyze: --format takes text or json, "
-					"not '%s'\n", format);
-				usage(stderr);
-				return 2;
-			}
-		} else if (!strcmp(a, "--watts-per-core") || !strncmp(a, "--watts-per-core=", 17)) {
-			const char *w = a[16] == '=' ? a + 17 : (i + 1 < argc ? argv[++i] : "");
-			char *end;
-			double v = strtod(w, &end);
-
-			if (!*w || *end || !(v > 0) || v > 10000) {
-				fprintf(stderr, "compactbench analyze: --watts-per-core takes "
-					"a number of watts in (0, 10000], not '%s'\n", w);
-				return 2;
-			}
-			cb_summary_set_watts_per_core(v);
-		} else if (!strncmp(a, "--reader-", 9)) {
-			if (reader_option(a, i + 1 < argc ? argv[i + 1] : NULL, &i))
-				return 2;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "compactbench analyze: unknown option '%s'\n", a);
+	cb_opt_parser_init(&p, analyze_opts, CB_ARRAY_SIZE(analyze_opts), false);
+	optind = 1;
+	opterr = 0;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
+		if (c == '?') {
+			rc = cb_opt_bad("analyze", analyze_opts, CB_ARRAY_SIZE(analyze_opts), argv);
 			usage(stderr);
-			return 2;
-		} else if (target) {
-			fprintf(stderr, "compactbench analyze: one DIR or FILE.dat, not '%s' too\n", a);
-			usage(stderr);
-			return 2;
-		} else {
-			target = a;
+			return rc;
 		}
+		rc = analyze_option(c, optarg, &format, &all);
+		if (rc)
+			return rc == 1 ? 0 : rc;
 	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "compactbench analyze: one DIR or FILE.dat, not '%s' too\n",
+			argv[optind + 1]);
+		usage(stderr);
+		return 2;
+	}
+	target = optind < argc ? argv[optind] : NULL;
 	if (!target) {
 		usage(stderr);
 		return 2;

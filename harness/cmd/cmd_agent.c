@@ -35,6 +35,17 @@ static const char agent_usage[] =
 	"\n"
 	"Exit: 0 the cell completed, 1 it failed, 2 bad input.\n";
 
+enum { OPT_QUICK = 256 };
+
+/*
+ * the options, once: getopt's tables (cmd_opt.h); the usage above says what they do. An
+ * option is a row here and a case in parse_agent_args.
+ */
+static const struct cb_opt agent_opts[] = {
+	{ "quick", OPT_QUICK, NULL, NULL },
+	{ "help", 'h', NULL, NULL },
+};
+
 static void on_signal(int sig)
 {
 	cb_interrupted = sig;
@@ -98,6 +109,39 @@ static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *o
 	return rc < 0 ? 1 : 0;
 }
 
+/* argv into @run's options; returns the index of CONFIG, or -1 with the exit code in *@rc */
+static int parse_agent_args(int argc, char **argv, struct cb_run *run, int *rc)
+{
+	struct cb_opt_parser p;
+	int c;
+
+	cb_opt_parser_init(&p, agent_opts, CB_ARRAY_SIZE(agent_opts), false);
+	optind = 1;
+	opterr = 0;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
+		switch (c) {
+		case OPT_QUICK:
+			run->quick = true;
+			break;
+		case 'h':
+			fputs(agent_usage, stdout);
+			*rc = 0;
+			return -1;
+		default:
+			cb_opt_bad("agent", agent_opts, CB_ARRAY_SIZE(agent_opts), argv);
+			fputs(agent_usage, stderr);
+			*rc = 2;
+			return -1;
+		}
+	}
+	if (argc - optind != 3) {
+		fputs(agent_usage, stderr);
+		*rc = 2;
+		return -1;
+	}
+	return optind;
+}
+
 int cmd_agent(int argc, char **argv)
 {
 	struct cb_run run = { .root = "" };
@@ -105,25 +149,13 @@ int cmd_agent(int argc, char **argv)
 	const struct cb_cell *cell;
 	struct cb_config *cfg;
 	char err[2048];
-	int a = 1, rc;
+	int a, rc = 2;
 
 	/* the agent's own stopwatch (meta.json "timing"), from its exec on */
 	cb_timing_start_at_exec(&run.timing);
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(agent_usage, stdout);
-		return 0;
-	}
-	if (cb_command_bad_option("agent", argc, argv, (const char *const[]){ "--quick", NULL },
-				  agent_usage))
-		return 2;
-	if (a < argc && !strcmp(argv[a], "--quick")) {
-		run.quick = true;
-		a++;
-	}
-	if (argc - a != 3) {
-		fputs(agent_usage, stderr);
-		return 2;
-	}
+	a = parse_agent_args(argc, argv, &run, &rc);
+	if (a < 0)
+		return rc;
 	cfg = cb_config_load(argv[a], err, sizeof(err));
 	if (!cfg) {
 		cb_log("%s", err);

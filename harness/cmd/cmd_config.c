@@ -9,6 +9,7 @@
 #include "config_verify.h"
 #include "matrix.h"
 #include "runjson.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,14 @@ static const char usage[] =
 	"       booted host kernel exists there (notes say what waits for a boot).\n"
 	"doc:   print the reference of every key (markdown), generated from the same tables\n"
 	"       the parser uses; configs/README.md holds it.\n";
+
+enum { OPT_QUICK = 256 };
+
+/* the options, once: getopt's tables (cmd_opt.h); the usage above says what they do */
+static const struct cb_opt config_opts[] = {
+	{ "quick", OPT_QUICK, NULL, NULL },
+	{ "help", 'h', NULL, NULL },
+};
 
 static int check(const char *path, bool quick)
 {
@@ -66,21 +75,34 @@ static int check(const char *path, bool quick)
 
 int cmd_config(int argc, char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage, stdout);
-		return 0;
+	struct cb_opt_parser p;
+	bool quick = false;
+	int c, nargs;
+
+	cb_opt_parser_init(&p, config_opts, CB_ARRAY_SIZE(config_opts), false);
+	optind = 1;
+	opterr = 0;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
+		switch (c) {
+		case OPT_QUICK:
+			quick = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			cb_opt_bad("config", config_opts, CB_ARRAY_SIZE(config_opts), argv);
+			fputs(usage, stderr);
+			return 2;
+		}
 	}
-	if (cb_command_bad_option("config", argc, argv, (const char *const[]){ "--quick", NULL },
-				  usage))
-		return 2;
-	if (argc == 2 && !strcmp(argv[1], "doc")) {
+	nargs = argc - optind;
+	if (nargs == 1 && !quick && !strcmp(argv[optind], "doc")) {
 		cb_config_doc(stdout);
 		return 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "check"))
-		return check(argv[2], false);
-	if (argc == 4 && !strcmp(argv[1], "check") && !strcmp(argv[3], "--quick"))
-		return check(argv[2], true);
+	if (nargs == 2 && !strcmp(argv[optind], "check"))
+		return check(argv[optind + 1], quick);
 	fputs(usage, stderr);
 	return 2;
 }

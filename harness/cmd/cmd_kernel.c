@@ -6,6 +6,7 @@
 #include "cmd_opt.h"
 #include "kernel_build.h"
 #include "run.h"
+#include "util.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -30,6 +31,11 @@ static const char kernel_usage[] =
 	"Exit: 0 built or cached, 1 the build failed (the message names the step), 2 bad usage\n"
 	"or a recipe that does not load (unreadable, unknown key, a patch or fragment missing).\n";
 
+/* the options, once: getopt's tables (cmd_opt.h); only --help */
+static const struct cb_opt kernel_opts[] = {
+	{ "help", 'h', NULL, NULL },
+};
+
 static void on_signal(int sig)
 {
 	cb_interrupted = sig;
@@ -41,19 +47,29 @@ int cmd_kernel(int argc, char **argv)
 
 	char image[PATH_MAX], err[2048];
 	struct cb_recipe *recipe;
+	struct cb_opt_parser p;
+	const char *path;
+	int c;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(kernel_usage, stdout);
-		return 0;
-	}
-	if (cb_command_bad_option("kernel", argc, argv, NULL, kernel_usage))
-		return 2;
-	if (argc != 3 || strcmp(argv[1], "build")) {
+	cb_opt_parser_init(&p, kernel_opts, CB_ARRAY_SIZE(kernel_opts), false);
+	optind = 1;
+	opterr = 0;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
+		if (c == 'h') {
+			fputs(kernel_usage, stdout);
+			return 0;
+		}
+		cb_opt_bad("kernel", kernel_opts, CB_ARRAY_SIZE(kernel_opts), argv);
 		fputs(kernel_usage, stderr);
 		return 2;
 	}
+	if (argc - optind != 2 || strcmp(argv[optind], "build")) {
+		fputs(kernel_usage, stderr);
+		return 2;
+	}
+	path = argv[optind + 1];
 	/* a recipe that does not load is bad input (2); a build that fails is a failure (1) */
-	recipe = cb_recipe_load(argv[2], err, sizeof(err));
+	recipe = cb_recipe_load(path, err, sizeof(err));
 	if (!recipe) {
 		fprintf(stderr, "compactbench kernel build: %s\n", err);
 		return 2;
@@ -64,7 +80,7 @@ int cmd_kernel(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (cb_kernel_build(argv[2], image, sizeof(image), err, sizeof(err)) < 0) {
+	if (cb_kernel_build(path, image, sizeof(image), err, sizeof(err)) < 0) {
 		fprintf(stderr, "compactbench kernel build: %s\n", err);
 		return 1;
 	}

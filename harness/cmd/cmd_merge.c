@@ -10,6 +10,7 @@
  * so an OUT without run.json is a merge that did not finish.
  */
 #include "cmd.h"
+#include "cmd_opt.h"
 #include "xalloc.h"
 #include "matrix.h"
 #include "meta.h"
@@ -39,12 +40,25 @@ static const char merge_usage[] =
 	"Refused, before anything is copied: a DIR whose run.json is missing, cut short or lacks\n"
 	"a field; DIRs whose config_sha256, tool_version, reps or quick differ; a cell in two\n"
 	"DIRs; an OUT that is not empty.\n"
-	"\n"
-	"  -h, --help   this text\n"
+	"\n";
+
+static const char merge_usage_tail[] =
 	"\n"
 	"Exit: 0 merged, and every cell of the matrix is there and complete; 1 merged, but cells\n"
 	"are missing or did not complete (listed), or a copy failed; 2 bad input (the error names\n"
 	"the directory and the field).\n";
+
+/* the options, once: getopt's tables and the usage's option lines (cmd_opt.h) */
+static const struct cb_opt merge_opts[] = {
+	{ "help", 'h', NULL, "this text" },
+};
+
+static void merge_usage_print(FILE *out)
+{
+	fputs(merge_usage, out);
+	cb_opt_usage(out, merge_opts, CB_ARRAY_SIZE(merge_opts), 12);
+	fputs(merge_usage_tail, out);
+}
 
 /* one DIR */
 struct shard {
@@ -341,32 +355,32 @@ static int write_merged(const char *out, const struct shard *sh, int n, struct j
 
 int cmd_merge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct json_object *all = json_object_new_array(), *from = json_object_new_object();
 	size_t incomplete = 0, missing;
 	struct shard *sh = NULL;
 	bool created = false;
 	const char *out;
 	char err[2048];
+	struct cb_opt_parser p;
 	int n = 0, c, rc = 2, full;
 
+	cb_opt_parser_init(&p, merge_opts, CB_ARRAY_SIZE(merge_opts), false);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(merge_usage, stdout);
+			merge_usage_print(stdout);
 			rc = 0;
 			goto done;
 		default:
-			fputs(merge_usage, stderr);
+			cb_opt_bad("merge", merge_opts, CB_ARRAY_SIZE(merge_opts), argv);
+			merge_usage_print(stderr);
 			goto done;
 		}
 	}
 	if (argc - optind < 2) {
-		fputs(merge_usage, stderr);
+		merge_usage_print(stderr);
 		goto done;
 	}
 	out = argv[optind];

@@ -64,25 +64,42 @@ static const char run_usage[] =
 	"\n"
 	"Cells of a host kernel whose `release` is not the booted kernel are not run: they are\n"
 	"listed as pending. Boot that kernel and continue the same run with -o DIR --resume.\n"
-	"\n"
-	"  -o, --output DIR   the run directory (must be new or empty, unless --resume)\n"
-	"  --resume           continue the run in DIR (same config, tool version, reps, shard):\n"
-	"                     skip its complete cells, run the booted kernel's, list the rest\n"
-	"  --shard I/N        run only shard I of N: the cells whose position in the full run\n"
-	"                     order (from 0) modulo N is I-1 (1/3: the 1st, 4th, 7th... cell of\n"
-	"                     `config check`); join shards with `compactbench merge`\n"
-	"  --reps N           repetitions of every cell (overrides [global] reps)\n"
-	"  --quick            [global] quick_reps repetitions and the workloads' quick.* options\n"
-	"  --target T         run every kernel's cells on target T (host, or qemu: needs a recipe)\n"
-	"  --jobs N           up to N QEMU cells at once, each guest pinned to host CPUs of its\n"
-	"                     own; refused (exit 2) if N x vCPUs is more than the host's CPUs.\n"
-	"                     Host cells still run alone. Default 1\n"
-	"  -h, --help         this text\n"
+	"\n";
+
+static const char run_usage_tail[] =
 	"\n"
 	"Exit: 0 every cell that can run on this machine completed (pending kernels are listed),\n"
 	"1 a cell failed or the run stopped, 2 bad input (also: DIR not empty without --resume,\n"
 	"--resume of a run of another config, or no cell of the booted kernel and no --resume),\n"
 	"130 interrupted (SIGINT/SIGTERM; knobs are restored first).\n";
+
+enum { OPT_RESUME = 256, OPT_SHARD, OPT_REPS, OPT_QUICK, OPT_TARGET, OPT_JOBS };
+
+/* the options, once: getopt's tables and the usage's option lines (cmd_opt.h) */
+static const struct cb_opt run_opts[] = {
+	{ "output", 'o', "DIR", "the run directory (must be new or empty, unless --resume)" },
+	{ "resume", OPT_RESUME, NULL, "continue the run in DIR (same config, tool version, reps, "
+	  "shard):\nskip its complete cells, run the booted kernel's, list the rest" },
+	{ "shard", OPT_SHARD, "I/N", "run only shard I of N: the cells whose position in the full "
+	  "run\norder (from 0) modulo N is I-1 (1/3: the 1st, 4th, 7th... cell of\n`config check`); "
+	  "join shards with `compactbench merge`" },
+	{ "reps", OPT_REPS, "N", "repetitions of every cell (overrides [global] reps)" },
+	{ "quick", OPT_QUICK, NULL, "[global] quick_reps repetitions and the workloads' quick.* "
+	  "options" },
+	{ "target", OPT_TARGET, "T", "run every kernel's cells on target T (host, or qemu: needs a "
+	  "recipe)" },
+	{ "jobs", OPT_JOBS, "N", "up to N QEMU cells at once, each guest pinned to host CPUs of "
+	  "its\nown; refused (exit 2) if N x vCPUs is more than the host's CPUs.\nHost cells still "
+	  "run alone. Default 1" },
+	{ "help", 'h', NULL, "this text" },
+};
+
+static void run_usage_print(FILE *out)
+{
+	fputs(run_usage, out);
+	cb_opt_usage_style(out, run_opts, CB_ARRAY_SIZE(run_opts), 18, CB_OPT_USAGE_FLUSH);
+	fputs(run_usage_tail, out);
+}
 
 static int check_programs(const struct cb_run *run)
 {
@@ -259,24 +276,20 @@ struct run_opts {
 
 static int parse_run_args(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' }, { "reps", required_argument, NULL, 'r' },
-		{ "quick", no_argument, NULL, 'q' },	    { "target", required_argument, NULL, 't' },
-		{ "resume", no_argument, NULL, 'R' },	    { "shard", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },	    { "jobs", required_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cb_opt_parser p;
 	char err[256];
 	long long v;
 	int c;
 
+	cb_opt_parser_init(&p, run_opts, CB_ARRAY_SIZE(run_opts), false);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			o->out = optarg;
 			break;
-		case 'r':
+		case OPT_REPS:
 			if (cb_parse_long(optarg, 1, 1000, &v) < 0) {
 				fprintf(stderr, "compactbench run: --reps '%s': not a number in 1..1000\n",
 					optarg);
@@ -284,7 +297,7 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 			}
 			o->reps = v;
 			break;
-		case 'j':
+		case OPT_JOBS:
 			if (cb_parse_long(optarg, 1, CB_JOBS_MAX, &v) < 0) {
 				fprintf(stderr, "compactbench run: --jobs '%s': not a number in 1..%d\n",
 					optarg, CB_JOBS_MAX);
@@ -292,20 +305,20 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 			}
 			o->jobs = v;
 			break;
-		case 'q':
+		case OPT_QUICK:
 			o->quick = true;
 			break;
-		case 'R':
+		case OPT_RESUME:
 			o->resume = true;
 			break;
-		case 's':
+		case OPT_SHARD:
 			if (cb_shard_parse(optarg, &o->shard_index, &o->shard_count, err,
 					   sizeof(err)) < 0) {
 				fprintf(stderr, "compactbench run: %s\n", err);
 				return 2;
 			}
 			break;
-		case 't':
+		case OPT_TARGET:
 			if (strcmp(optarg, "host") && strcmp(optarg, "qemu")) {
 				fprintf(stderr, "compactbench run: --target '%s': host or qemu\n", optarg);
 				return 2;
@@ -313,15 +326,16 @@ static int parse_run_args(int argc, char **argv, struct run_opts *o)
 			o->target = optarg;
 			break;
 		case 'h':
-			fputs(run_usage, stdout);
+			run_usage_print(stdout);
 			return 0;
 		default:
-			fputs(run_usage, stderr);
+			cb_opt_bad("run", run_opts, CB_ARRAY_SIZE(run_opts), argv);
+			run_usage_print(stderr);
 			return 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fputs(run_usage, stderr);
+		run_usage_print(stderr);
 		return 2;
 	}
 	o->config = argv[optind];
@@ -711,19 +725,31 @@ static const char restore_usage[] =
 	"/run/compactbench/restore.journal). Also removes tracefs instances left by a killed\n"
 	"collector. A run does the same at its start. Exit: 0 done, 1 a knob not put back.\n";
 
+/* restore's options, once: getopt's tables (cmd_opt.h); only --help */
+static const struct cb_opt restore_opts[] = {
+	{ "help", 'h', NULL, NULL },
+};
+
 int cmd_restore(int argc, char **argv)
 {
+	struct cb_opt_parser p;
 	struct cb_journal j;
 	char err[1024];
-	int n;
+	int n, c;
 
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(restore_usage, stdout);
-		return 0;
-	}
-	if (cb_command_bad_option("restore", argc, argv, NULL, restore_usage))
+	cb_opt_parser_init(&p, restore_opts, CB_ARRAY_SIZE(restore_opts), false);
+	optind = 1;
+	opterr = 0;
+	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
+		if (c == 'h') {
+			fputs(restore_usage, stdout);
+			return 0;
+		}
+		cb_opt_bad("restore", restore_opts, CB_ARRAY_SIZE(restore_opts), argv);
+		fputs(restore_usage, stderr);
 		return 2;
-	if (argc != 1) {
+	}
+	if (optind != argc) {
 		fputs(restore_usage, stderr);
 		return 2;
 	}

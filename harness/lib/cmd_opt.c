@@ -40,9 +40,15 @@ int cb_opt_next(const struct cb_opt_parser *p, int argc, char **argv)
 
 void cb_opt_usage(FILE *out, const struct cb_opt *opts, size_t n, int width)
 {
+	cb_opt_usage_style(out, opts, n, width, 0);
+}
+
+void cb_opt_usage_style(FILE *out, const struct cb_opt *opts, size_t n, int width,
+			unsigned int flags)
+{
 	bool shorts = false;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && !(flags & CB_OPT_USAGE_LONG); i++)
 		shorts |= opts[i].help && opts[i].key < 128;
 	for (size_t i = 0; i < n; i++) {
 		const struct cb_opt *o = &opts[i];
@@ -51,7 +57,10 @@ void cb_opt_usage(FILE *out, const struct cb_opt *opts, size_t n, int width)
 
 		if (!h)
 			continue;
-		if (shorts)
+		if (shorts && o->key >= 128 && (flags & CB_OPT_USAGE_FLUSH))
+			snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		else if (shorts)
 			snprintf(left, sizeof(left), "%c%c%s--%s%s%s", o->key < 128 ? '-' : ' ',
 				 o->key < 128 ? o->key : ' ', o->key < 128 ? ", " : "  ", o->name,
 				 o->arg ? " " : "", o->arg ? o->arg : "");
@@ -69,21 +78,25 @@ void cb_opt_usage(FILE *out, const struct cb_opt *opts, size_t n, int width)
 	}
 }
 
-int cb_command_bad_option(const char *cmd, int argc, char **argv, const char *const *known,
-			  const char *usage)
+int cb_opt_bad(const char *cmd, const struct cb_opt *opts, size_t n, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *const *k = known;
+	const char *a = argv[optind - 1];
 
-		if (argv[i][0] != '-')
+	/* a missing value: getopt_long leaves the option's key in optopt */
+	for (size_t i = 0; optopt && i < n; i++) {
+		if (opts[i].key != optopt || !opts[i].arg)
 			continue;
-		while (k && *k && strcmp(*k, argv[i]))
-			k++;
-		if (k && *k)
-			continue;
-		fprintf(stderr, "compactbench %s: unknown option '%s'\n", cmd, argv[i]);
-		fputs(usage, stderr);
+		if (opts[i].key < 128 && !strncmp(a, "-", 1) && strncmp(a, "--", 2))
+			fprintf(stderr, "compactbench %s: option '-%c' needs a value %s\n", cmd,
+				opts[i].key, opts[i].arg);
+		else
+			fprintf(stderr, "compactbench %s: option '--%s' needs a value %s\n", cmd,
+				opts[i].name, opts[i].arg);
 		return 2;
 	}
-	return 0;
+	if (optopt && optopt < 128)
+		fprintf(stderr, "compactbench %s: unknown option '-%c'\n", cmd, optopt);
+	else
+		fprintf(stderr, "compactbench %s: unknown option '%s'\n", cmd, a);
+	return 2;
 }

@@ -50,13 +50,25 @@ int cb_opt_next(const struct cb_opt_parser *p, int argc, char **argv);
  */
 void cb_opt_usage(FILE *out, const struct cb_opt *opts, size_t n, int width);
 
+/* how cb_opt_usage_style lays out the left column */
+enum cb_opt_usage_flags {
+	CB_OPT_USAGE_LONG = 1 << 0,  /* long options only, even for rows with a short one */
+	CB_OPT_USAGE_FLUSH = 1 << 1, /* a long-only row starts where "-o, " does, not under "--" */
+};
+
 /*
- * cb_command_bad_option - for a command that reads its arguments by hand: the first of
- * @argv[1..@argc) that starts with '-' and is none of @known (a NULL-terminated list, or
- * NULL for none) is named on stderr ("compactbench @cmd: unknown option 'X'") and followed
- * by @usage. Returns 2 (the exit code of a bad command line) when it found one, else 0.
+ * cb_opt_usage_style - cb_opt_usage with the left column laid out as @flags (enum
+ * cb_opt_usage_flags) say; flags 0 is cb_opt_usage.
  */
-int cb_command_bad_option(const char *cmd, int argc, char **argv, const char *const *known,
-			  const char *usage);
+void cb_opt_usage_style(FILE *out, const struct cb_opt *opts, size_t n, int width,
+			unsigned int flags);
+
+/*
+ * cb_opt_bad - after cb_opt_next returned '?' for @argv: name on stderr the option that was
+ * not one of the @n @opts ("compactbench @cmd: unknown option 'X'") or that lacks its value
+ * ("compactbench @cmd: option 'X' needs a value ARG"). Returns 2, the exit code of a bad
+ * command line; the caller prints its usage after it.
+ */
+int cb_opt_bad(const char *cmd, const struct cb_opt *opts, size_t n, char **argv);
 
 #endif

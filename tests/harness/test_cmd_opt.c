@@ -22,6 +22,18 @@ static const struct cb_opt opts[] = {
 	{ "help", 'h', NULL, "this text" },
 };
 
+static char *usage_style_of(const struct cb_opt *o, size_t n, int width, unsigned int flags)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	cb_opt_usage_style(f, o, n, width, flags);
+	fclose(f);
+	return buf;
+}
+
 static char *usage_of(const struct cb_opt *o, size_t n, int width)
 {
 	char *buf = NULL;
@@ -75,11 +87,30 @@ static void test_usage_lines(void **state)
 	free(u);
 }
 
+/* the layouts run and analyze print: long-only rows flush left, or no short options at all */
+static void test_usage_styles(void **state)
+{
+	char *u = usage_style_of(opts, CB_ARRAY_SIZE(opts), 15, CB_OPT_USAGE_FLUSH);
+
+	assert_string_equal(u, "  -o, --output FILE where to write\n"
+			       "  --quiet         say less\n"
+			       "                  and more on a second line\n"
+			       "  -h, --help      this text\n");
+	free(u);
+	u = usage_style_of(opts, CB_ARRAY_SIZE(opts), 13, CB_OPT_USAGE_LONG);
+	assert_string_equal(u, "  --output FILE where to write\n"
+			       "  --quiet       say less\n"
+			       "                and more on a second line\n"
+			       "  --help        this text\n");
+	free(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parser_tables),
 		cmocka_unit_test(test_usage_lines),
+		cmocka_unit_test(test_usage_styles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
