@@ -16,6 +16,7 @@
 #define CB_CMD_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analyze.h"	/* cmd_analyze: the analysis layer's commands are declared there */
 #include "compare.h"	/* cmd_compare, cmd_gate, cmd_plot */
@@ -26,15 +27,33 @@ enum cb_command_flags {
 	CB_CMD_TRACEFS = 1 << 1, /* tracefs is mounted (it traces the kernel) */
 };
 
+/* one row of README's command table: a form of the command and what it does (markdown) */
+struct cb_command_doc {
+	const char *form;	/* "run CONFIG [-o DIR]": the words after "compactbench " */
+	const char *also;	/* NULL, or a second form shown in the same row */
+	const char *what;	/* what it does, markdown; '|' is escaped when printed */
+	const char *example;	/* NULL, or the readme-examples marker the form needs ("form") */
+};
+
+#define CB_COMMAND_DOCS 2	/* README rows of one command */
+
 struct cb_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;	/* one line for `compactbench --help` */
 	unsigned int flags;	/* enum cb_command_flags */
+	struct cb_command_doc doc[CB_COMMAND_DOCS]; /* README's rows; a row with no form ends */
 };
 
 /* the commands in the order `compactbench --help` lists them; a row with no name ends it */
 extern const struct cb_command cb_commands[];
+
+/*
+ * cb_commands_markdown - README's command table to @out (`compactbench help --markdown`):
+ * a header, then the doc rows of every command in table order, each form a code span
+ * "compactbench FORM", '|' escaped in both cells. A test keeps README.md equal to it.
+ */
+void cb_commands_markdown(FILE *out);
 
 /* cb_command_find - the row of command @name, or NULL */
 const struct cb_command *cb_command_find(const char *name);

@@ -27,6 +27,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc == 3 && !strcmp(argv[2], "--markdown")) {
+			cb_commands_markdown(stdout); /* README's command table */
+			return 0;
+		}
 		c = argc > 2 ? cb_command_find(argv[2]) : NULL;
 		if (c) {
 			char *sub[] = { argv[2], "--help", NULL };
