@@ -4,6 +4,7 @@
  * the demand phase, snapshots, collector off, meta.json.
  */
 #include "agent.h"
+#include "xalloc.h"
 #include "collector.h"
 #include "energy_rec.h"
 #include "meta.h"
@@ -83,10 +84,9 @@ static int spawn_phase(struct cb_run *run, const struct cb_cell *cell, const cha
 		/* stress-ng's scratch files go into the cell, and go with its directory */
 		for (n = 0; argv[n]; n++)
 			;
-		argv = realloc(argv, (n + 3) * sizeof(*argv));
-		if (!argv || asprintf(&argv[n], "--temp-path") < 0 ||
-		    asprintf(&argv[n + 1], "%s/workload", cell_dir) < 0)
-			abort();
+		argv = cb_xrealloc(argv, (n + 3) * sizeof(*argv));
+		argv[n] = cb_xstrdup("--temp-path");
+		argv[n + 1] = cb_xasprintf("%s/workload", cell_dir);
 		argv[n + 2] = NULL;
 	}
 	ret = cb_proc_spawn(proc, argv, out, err);

@@ -244,9 +244,7 @@ static size_t report_missing(const char *out, struct json_object *run, struct js
 			if (!json_object_object_get_ex(from, cells[i].id, NULL))
 				say_missing(&missing, cells[i].id, (long long)i);
 	} else {
-		held = calloc(total > 0 ? (size_t)total : 1, sizeof(*held));
-		if (!held)
-			cb_oom();
+		held = cb_xcalloc(total > 0 ? (size_t)total : 1, sizeof(*held));
 		for (size_t i = 0; i < json_object_array_length(all); i++) {
 			int64_t x = cell_index(json_object_array_get_idx(all, i));
 
@@ -390,9 +388,7 @@ int cmd_merge(int argc, char **argv)
 			"directory\n", out, full < 0 ? strerror(errno) : "not empty");
 		goto done;
 	}
-	sh = calloc((size_t)(argc - optind - 1), sizeof(*sh));
-	if (!sh)
-		cb_oom();
+	sh = cb_xcalloc((size_t)(argc - optind - 1), sizeof(*sh));
 	for (int i = optind + 1; i < argc; i++, n++) {
 		sh[n].dir = argv[i];
 		sh[n].run = cb_run_json_load(argv[i], err, sizeof(err));

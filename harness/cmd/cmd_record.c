@@ -10,6 +10,7 @@
  * the recording stops when CMD exits.
  */
 #include "cmd.h"
+#include "xalloc.h"
 #include "cmd_opt.h"
 #include "collector.h"
 #include "util.h"
@@ -230,8 +231,8 @@ int cmd_record(int argc, char **argv)
 		usage(ret > 0 ? stdout : stderr);
 		return ret > 0 ? 0 : EXIT_USAGE;
 	}
-	tmp = strdup(a.out);
-	snprintf(spool, sizeof(spool), "%s", tmp ? dirname(tmp) : ".");
+	tmp = cb_xstrdup(a.out);
+	snprintf(spool, sizeof(spool), "%s", dirname(tmp));
 	free(tmp);
 	a.copts.spool_dir = spool;
 	sigemptyset(&set);

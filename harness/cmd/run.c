@@ -4,6 +4,7 @@
  * restored at the end, on error and on SIGINT/SIGTERM.
  */
 #include "cmd.h"
+#include "xalloc.h"
 #include "analyze.h"
 #include "config_verify.h"
 #include "cmd.h"
@@ -465,10 +466,10 @@ static int plan_cells(const struct cb_run *run, const struct cb_cell *cells, siz
 {
 	char cell_dir[PATH_MAX], booted[512];
 
-	p->todo = calloc(nr ? nr : 1, sizeof(*p->todo));
+	p->todo = cb_xcalloc(nr ? nr : 1, sizeof(*p->todo));
 	p->pending = json_object_new_array();
-	if (!p->todo || !p->pending)
-		return -1;
+	if (!p->pending)
+		cb_oom();
 	for (size_t i = 0; i < nr; i++) {
 		if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", run->dir, cells[i].id) < 0)
 			return -1;

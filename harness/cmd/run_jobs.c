@@ -9,6 +9,7 @@
  * line-buffered, so lines of two cells never mix.
  */
 #include "jobs_plan.h"
+#include "xalloc.h"
 #include "run_cell.h"
 #include "run_jobs.h"
 #include "target.h"
@@ -45,11 +46,7 @@ int cb_jobs_setup(struct cb_jobs *j, const struct cb_config *cfg, long n, char *
 		snprintf(err, errlen, "--jobs: cannot read this process's CPUs: %s", strerror(errno));
 		return -1;
 	}
-	j->slots = calloc((size_t)(n * j->vcpus), sizeof(*j->slots));
-	if (!j->slots) {
-		snprintf(err, errlen, "--jobs: no memory");
-		return -1;
-	}
+	j->slots = cb_xcalloc((size_t)(n * j->vcpus), sizeof(*j->slots));
 	if (cb_jobs_plan(cpus, (size_t)nr, n, j->vcpus, j->slots, err, errlen) < 0) {
 		cb_jobs_free(j);
 		return -1;
@@ -235,8 +232,8 @@ int cb_run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr,
 	bool probed = !j->slots || cb_qemu_accel_known();
 	int ret = 0;
 
-	if (j->slots && !(s.kids = calloc((size_t)j->n, sizeof(*s.kids))))
-		return -1;
+	if (j->slots)
+		s.kids = cb_xcalloc((size_t)j->n, sizeof(*s.kids));
 	for (size_t i = 0; i < nr && !cb_interrupted && ret == 0; i++) {
 		bool par = s.kids && cells[i].kernel->target == CB_TARGET_QEMU;
 

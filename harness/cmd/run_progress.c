@@ -3,6 +3,7 @@
  * run_progress.c - the run's estimate and time left (see run_progress.h).
  */
 #include "meta.h"
+#include "xalloc.h"
 #include "run_json.h"
 #include "run_progress.h"
 #include "runjson.h"
@@ -160,11 +161,9 @@ int cb_progress_init(struct cb_progress *p, const struct cb_run *run, const stru
 	memset(p, 0, sizeof(*p));
 	p->nr = nr;
 	p->jobs = jobs;
-	p->est_s = calloc(nr ? nr : 1, sizeof(*p->est_s));
-	p->parallel = calloc(nr ? nr : 1, sizeof(*p->parallel));
-	p->done = calloc(nr ? nr : 1, sizeof(*p->done));
-	if (!p->est_s || !p->parallel || !p->done)
-		return -1;
+	p->est_s = cb_xcalloc(nr ? nr : 1, sizeof(*p->est_s));
+	p->parallel = cb_xcalloc(nr ? nr : 1, sizeof(*p->parallel));
+	p->done = cb_xcalloc(nr ? nr : 1, sizeof(*p->done));
 	if (previous_run(run, prev, sizeof(prev)))
 		prev_json = prev_means(prev, pm, &nr_pm, sizeof(pm) / sizeof(pm[0]));
 	for (size_t i = 0; i < nr; i++) {
