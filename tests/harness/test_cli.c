@@ -119,6 +119,39 @@ static void test_listed_commands(void **state)
 			fail_msg("the table of commands has no '%s'", documented[k]);
 }
 
+/*
+ * README's command table (cb_commands_markdown, kept equal to README.md by the test
+ * readme-commands) names only options the command has: every --option of a row's forms is
+ * in the command's --help, which its option rows make
+ */
+static void test_doc_forms(void **state)
+{
+	for (const struct cb_command *c = cb_commands; c->name; c++) {
+		char *help = NULL;
+
+		assert_int_equal(run((char *[]){ (char *)c->name, "--help", NULL }, &help), 0);
+		assert_non_null(help);
+		assert_non_null(c->doc[0].form);
+		for (int i = 0; i < CB_COMMAND_DOCS && c->doc[i].form; i++) {
+			const char *forms[] = { c->doc[i].form, c->doc[i].also };
+
+			assert_int_equal(strncmp(forms[0], c->name, strlen(c->name)), 0);
+			for (int f = 0; f < 2 && forms[f]; f++) {
+				for (const char *o = strstr(forms[f], "--"); o; o = strstr(o + 2, "--")) {
+					char opt[64];
+
+					if (sscanf(o, "%63[a-z-]", opt) != 1 || !strcmp(opt, "--"))
+						continue;
+					if (!strstr(help, opt))
+						fail_msg("README's form '%s' names %s, which `compactbench "
+							 "%s --help` does not", forms[f], opt, c->name);
+				}
+			}
+		}
+		free(help);
+	}
+}
+
 static int never_run(int argc, char **argv)
 {
 	fail_msg("a command its row's check refused ran");
@@ -175,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_every_command),
 		cmocka_unit_test(test_bad_command_line),
 		cmocka_unit_test(test_listed_commands),
+		cmocka_unit_test(test_doc_forms),
 		cmocka_unit_test(test_command_flags),
 	};
 	int fd, rc;
