@@ -6,6 +6,7 @@
  */
 #include "cmd_opt.h"
 #include "compare.h"
+#include "exchange.h"
 #include "learning.h"
 
 #include <errno.h>
@@ -205,20 +206,17 @@ static struct json_object *row_json(const struct cb_cmp_row *r, double conf)
 	return x;
 }
 
-/*
- * The exchange rate: background CPU spent per unit of foreground stall time avoided, from
- * the medians; undefined (and said so) when no stall time was avoided.
- */
+/* the exchange rate (cb_exchange_rate) from the medians; said so when no stall time was avoided */
 static void exchange_rate(FILE *out, const struct view *v, struct json_object *o,
 			  const struct cb_group *a, const struct cb_group *b)
 {
 	struct cb_cmp_row c, s;
-	double x;
+	struct cb_exchange x;
 
 	if (cb_compare_metric(a, b, CB_M_CPU_BACKGROUND_NS, v->conf, &c) < 0 ||
 	    cb_compare_metric(a, b, CB_M_DC_STALL_TOTAL_NS, v->conf, &s) < 0)
 		return;
-	if (s.j.ma - s.j.mb <= 0) {
+	if (cb_exchange_rate(c.j.ma, c.j.mb, s.j.ma, s.j.mb, &x)) {
 		if (o)
 			json_object_object_add(o, "exchange_rate", NULL);
 		else
@@ -226,12 +224,11 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 				v->f == FMT_MD ? "-" : " ");
 		return;
 	}
-	x = (c.j.mb - c.j.ma) / (s.j.ma - s.j.mb);
 	if (o)
-		json_num(o, "exchange_rate", x);
+		json_num(o, "exchange_rate", x.rate);
 	else
 		fprintf(out, "%s  exchange rate: %.3g ns of background CPU per ns of stall avoided%s\n",
-			v->f == FMT_MD ? "-" : " ", x,
+			v->f == FMT_MD ? "-" : " ", x.rate,
 			s.j.significant ? "" : " (stall time: no detectable difference)");
 }
 

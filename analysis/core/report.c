@@ -6,6 +6,7 @@
  * print the verdict. Same input, same bytes: nothing depends on the time or the path the
  * run directory was named by.
  */
+#include "exchange.h"
 #include "verdict.h"
 #include "report.h"
 #include "runjson.h"
@@ -123,13 +124,11 @@ static void notes_text(const struct group *g, char *buf, size_t len)
 			 g->n);
 }
 
-/*
- * the exchange rate of @g against the baseline @base: extra background CPU (kcompactd +
- * khugepaged + the wmark policy's thread) per unit of direct-compaction stall time avoided, from the medians
- */
+/* the exchange rate of @g against the baseline @base (cb_exchange_rate), from the medians */
 static void exchange_text(const struct group *g, const struct group *base, char *buf, size_t len)
 {
 	double cpu, cpu0, st, st0;
+	struct cb_exchange x;
 
 	if (g == base) {
 		snprintf(buf, len, "baseline");
@@ -142,10 +141,10 @@ static void exchange_text(const struct group *g, const struct group *base, char 
 		snprintf(buf, len, "-");
 		return;
 	}
-	if (st0 - st <= 0)
+	if (cb_exchange_rate(cpu0, cpu, st0, st, &x))
 		snprintf(buf, len, "n/a (none avoided)");
 	else
-		snprintf(buf, len, "%.3f", (cpu - cpu0) / (st0 - st));
+		snprintf(buf, len, "%.3f", x.rate);
 }
 
 /* which source energy_rapl_J came from, over the cells of (@kernel, @workload) */
