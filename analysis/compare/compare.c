@@ -8,6 +8,7 @@
 #include "compare.h"
 #include "exchange.h"
 #include "learning.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -28,7 +29,7 @@ int cb_compare_metric(const struct cb_group *a, const struct cb_group *b, int m,
 	int rc;
 
 	if (!va || !vb)
-		abort();
+		cb_oom();
 	row->metric = m;
 	na = cb_group_values(a, m, va);
 	nb = cb_group_values(b, m, vb);
@@ -70,11 +71,7 @@ static int view_metrics(const struct view *v, int *out)
 			out[n++] = m;
 		return n;
 	}
-	for (int k = 1; k <= CB_M_NR; k++)
-		for (int m = 0; m < CB_M_NR; m++)
-			if (cb_metrics[m].key == k)
-				out[n++] = m;
-	return n;
+	return cb_metrics_view(CB_VIEW_KEY, out, CB_M_NR);
 }
 
 /* "[-61%, -20%]" or, near a zero baseline, "[-8.5, +1.2] ms" */
@@ -236,10 +233,8 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 static void print_avoided(FILE *out, const struct view *v, struct json_object *o,
 			  const struct cb_group *a, const struct cb_group *b)
 {
-	static const int avoided[] = { CB_M_DC_STALL_TOTAL_NS, CB_M_DC_STALLS_WORKED,
-				       CB_M_DC_STALLS, CB_M_DC_PER_1K_ALLOC };
-	static const int cost[] = { CB_M_CPU_BACKGROUND_NS, CB_M_CPU_POLICY_NS,
-				    CB_M_ENERGY_RAPL_J, CB_M_ENERGY_MODELED_J };
+	int ids[CB_M_NR], na = cb_metrics_view(CB_VIEW_AVOIDED, ids, CB_M_NR);
+	int n = na + cb_metrics_view(CB_VIEW_COST, ids + na, CB_M_NR - na);
 	struct json_object *ja = o ? json_object_new_object() : NULL;
 	const char *dash = v->f == FMT_MD ? "-" : " ";
 	char val[32], lo[32], hi[32];
@@ -250,9 +245,9 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 				 "median per repetition, %.0f%% CI)\n\n" :
 				 "\nDirect compaction avoided (baseline - candidate, per repetition, "
 				 "%.0f%% CI)\n", v->conf * 100);
-	for (size_t i = 0; i < 8; i++) {
-		bool is_cost = i >= 4;
-		int m = is_cost ? cost[i - 4] : avoided[i];
+	for (int i = 0; i < n; i++) {
+		bool is_cost = i >= na;
+		int m = ids[i];
 		const char *unit = cb_metrics[m].unit;
 		double sign = is_cost ? 1 : -1;
 
@@ -278,7 +273,7 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 		cb_fmt_value(hi, sizeof(hi), is_cost ? r.j.diff.hi : -r.j.diff.lo, unit);
 		fprintf(out, "%s  %s%-22s %10s  [%s, %s]%s%s\n", dash, is_cost ? "cost " : "",
 			cb_metrics[m].name, val, lo, hi, r.j.significant ? " *" : "",
-			m == CB_M_ENERGY_MODELED_J ? " (modeled)" : "");
+			cb_metrics[m].modeled ? " (modeled)" : "");
 	}
 	if (o)
 		json_object_object_add(o, "direct_compaction_avoided", ja);
@@ -289,10 +284,9 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 static void print_drift(FILE *out, const struct view *v, struct json_object *arr,
 			const struct cb_group *g, const char *name)
 {
-	static const int watch[] = { CB_M_DC_STALL_TOTAL_NS, CB_M_DC_STALLS_WORKED, CB_M_DC_STALLS,
-				     CB_M_WL_THP_SUCCESS_RATE };
+	int watch[CB_M_NR], nw = cb_metrics_view(CB_VIEW_DRIFT, watch, CB_M_NR);
 
-	for (size_t i = 0; i < sizeof(watch) / sizeof(watch[0]); i++) {
+	for (int i = 0; i < nw; i++) {
 		double y[1024], slope, p;
 		char line[PATH_MAX + 400];
 		size_t n;

@@ -41,7 +41,7 @@ static double med(const struct cb_group *g, int m)
 /* the points; returns how many, *@moved whether one is off (0, 0) */
 static int write_points(struct pl_ctx *c, FILE *f, bool *moved)
 {
-	int mc = cb_metric_find("cpu_background_ns"), ms = cb_metric_find("dc_stall_total_ns");
+	int mc = CB_M_CPU_BACKGROUND_NS, ms = CB_M_DC_STALL_TOTAL_NS; /* the exchange inputs */
 	int n = 0;
 
 	fprintf(f, "# workload kernel setting cpu_ms_more stall_ms_avoided pt rgb (against the "
