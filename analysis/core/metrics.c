@@ -192,21 +192,6 @@ static bool g_thp_rate_vm(const struct cb_metric_in *in, int arg, double *v)
 	return true;
 }
 
-#define WL_GET(fn, idx, field)                                                \
-	static bool fn(const struct cb_metric_in *in, int arg, double *v)     \
-	{                                                                     \
-		if (!in->wl || !in->wl->present || !in->wl->has[idx])         \
-			return false;                                         \
-		*v = in->wl->field;                                           \
-		return true;                                                  \
-	}
-
-WL_GET(g_wl_huge, 0, huge)
-WL_GET(g_wl_base, 1, base)
-WL_GET(g_wl_rate, 2, rate)
-WL_GET(g_wl_p50, 3, p50)
-WL_GET(g_wl_p99, 4, p99)
-
 /* the background CPU: arg 0 kcompactd, 1 khugepaged, 2 both + the wmark policy's thread */
 static bool g_cpu(const struct cb_metric_in *in, int arg, double *v)
 {
@@ -468,20 +453,22 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		CB_SRC_VMSTAT, g_thp_rate_vm, 0,
 		"thp_fault_alloc / (thp_fault_alloc + thp_fault_fallback); null if both 0",
 		COL(REPORT, 8, "thp_ok_vmstat%", 100, 1, 15)),
-	[CB_M_WL_THP_HUGE] = W("wl_thp_huge", "count", HIGHER, g_wl_huge,
-		"regions the THP workload found huge (its summary line)"),
-	[CB_M_WL_THP_BASE] = W("wl_thp_base", "count", LOWER, g_wl_base,
-		"regions it found backed by base pages"),
+	[CB_M_WL_THP_HUGE] = W("wl_thp_huge", "count", HIGHER, NULL,
+		"regions the THP workload found huge (its summary line)", .wl_path = "huge"),
+	[CB_M_WL_THP_BASE] = W("wl_thp_base", "count", LOWER, NULL,
+		"regions it found backed by base pages", .wl_path = "base"),
 	[CB_M_WL_THP_SUCCESS_RATE] = ROWK(5, "wl_thp_success_rate", "ratio", HIGHER,
-		CB_SRC_WORKLOAD, g_wl_rate, 0,
-		"the workload's own THP success rate",
+		CB_SRC_WORKLOAD, NULL, 0,
+		"the workload's own THP success rate", .wl_path = "thp_success_rate",
 		COL(REPORT, 9, "thp_ok_wl%", 100, 1, 11), IN(DRIFT, 4),
 		BARS(4, "thp-success", "THP success rate (the workload's own count)",
 		     "regions backed by a huge page (%)", 100, 100)),
-	[CB_M_WL_FAULT_P50_NS] = W("wl_fault_p50_ns", "ns", LOWER, g_wl_p50,
-		"median first-touch time of a huge-page-sized region, as the workload timed it"),
-	[CB_M_WL_FAULT_P99_NS] = W("wl_fault_p99_ns", "ns", LOWER, g_wl_p99,
-		"99th percentile first-touch time, as the workload timed it"),
+	[CB_M_WL_FAULT_P50_NS] = W("wl_fault_p50_ns", "ns", LOWER, NULL,
+		"median first-touch time of a huge-page-sized region, as the workload timed it",
+		.wl_path = "fault_ns.p50"),
+	[CB_M_WL_FAULT_P99_NS] = W("wl_fault_p99_ns", "ns", LOWER, NULL,
+		"99th percentile first-touch time, as the workload timed it",
+		.wl_path = "fault_ns.p99"),
 	[CB_M_CPU_KCOMPACTD_NS] = A("cpu_kcompactd_ns", "ns", LOWER, g_cpu, 0,
 		"CPU time of kcompactd* threads (cpu.after - cpu.before; schedstat, else stat)",
 		COL(REPORT_COST, 3, "kcompactd_ms", 1e-6, 1, 13)),
@@ -607,8 +594,13 @@ void cb_metrics_compute(const struct cb_metric_in *in, struct cb_values *out)
 		const struct cb_metric *m = &cb_metrics[i];
 		long long d;
 
-		if (m->get) {
-			out->set[i] = m->get(in, m->arg, &out->v[i]);
+		if (m->get || m->wl_path) {
+			if (m->get)
+				out->set[i] = m->get(in, m->arg, &out->v[i]);
+			else if (in->wl && in->wl->present && in->wl->has[i]) {
+				out->v[i] = in->wl->v[i];
+				out->set[i] = true;
+			}
 			/* interpolated percentiles: whole nanoseconds are precise enough */
 			if (out->set[i] && !strcmp(m->unit, "ns"))
 				out->v[i] = round(out->v[i]);

@@ -124,8 +124,9 @@ enum cb_metric_id {
 struct cb_wl_summary {
 	bool present;
 	char file[256];	/* relative to the cell directory */
-	bool has[5];	/* huge, base, thp_success_rate, fault_ns.p50, fault_ns.p99 */
-	double huge, base, rate, p50, p99;
+	/* per metric id: the value at the row's wl_path (struct cb_metric), and whether there is one */
+	double v[CB_M_NR];
+	bool has[CB_M_NR];
 };
 
 /* everything a cell's metrics are computed from; NULL members are absent inputs */
