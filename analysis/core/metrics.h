@@ -159,6 +159,7 @@ enum cb_view {
 	CB_VIEW_DRIFT,		/* compare: drift across repetitions is watched in these */
 	CB_VIEW_GATE,		/* gate's default metrics (no --metric) */
 	CB_VIEW_PLOT_BARS,	/* plot: a bar chart each (struct cb_plot_use) */
+	CB_VIEW_PROGRESS,	/* run's progress line after a cell: stalls, compact_stall, THP */
 	CB_VIEW_NR
 };
 

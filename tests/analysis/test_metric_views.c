@@ -107,6 +107,17 @@ static void view_compare_groups(void **state)
 	assert_int_equal(cb_metric_place(CB_M_NR, CB_VIEW_COST), 0);
 }
 
+/* run's progress line: stalls, compact_stall, the workload's THP success, in that order */
+static void view_progress(void **state)
+{
+	int ids[CB_M_NR];
+
+	assert_int_equal(cb_metrics_view(CB_VIEW_PROGRESS, ids, CB_M_NR), 3);
+	assert_string_equal(cb_metrics[ids[0]].name, "dc_stalls");
+	assert_string_equal(cb_metrics[ids[1]].name, "vm_compact_stall");
+	assert_string_equal(cb_metrics[ids[2]].name, "wl_thp_success_rate");
+}
+
 /* an unknown name: -1, ENOENT, and every valid name listed */
 static void find_or_list(void **state)
 {
@@ -136,6 +147,7 @@ int main(void)
 		cmocka_unit_test(view_key),
 		cmocka_unit_test(view_report),
 		cmocka_unit_test(view_compare_groups),
+		cmocka_unit_test(view_progress),
 		cmocka_unit_test(find_or_list),
 	};
 
