@@ -6,7 +6,9 @@
  */
 #include "cmd_opt.h"
 #include "compare.h"
+#include "exchange.h"
 #include "learning.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -27,7 +29,7 @@ int cb_compare_metric(const struct cb_group *a, const struct cb_group *b, int m,
 	int rc;
 
 	if (!va || !vb)
-		abort();
+		cb_oom();
 	row->metric = m;
 	na = cb_group_values(a, m, va);
 	nb = cb_group_values(b, m, vb);
@@ -69,11 +71,7 @@ static int view_metrics(const struct view *v, int *out)
 			out[n++] = m;
 		return n;
 	}
-	for (int k = 1; k <= CB_M_NR; k++)
-		for (int m = 0; m < CB_M_NR; m++)
-			if (cb_metrics[m].key == k)
-				out[n++] = m;
-	return n;
+	return cb_metrics_view(CB_VIEW_KEY, out, CB_M_NR);
 }
 
 /* "[-61%, -20%]" or, near a zero baseline, "[-8.5, +1.2] ms" */
@@ -205,20 +203,17 @@ static struct json_object *row_json(const struct cb_cmp_row *r, double conf)
 	return x;
 }
 
-/*
- * The exchange rate: background CPU spent per unit of foreground stall time avoided, from
- * the medians; undefined (and said so) when no stall time was avoided.
- */
+/* the exchange rate (cb_exchange_rate) from the medians; said so when no stall time was avoided */
 static void exchange_rate(FILE *out, const struct view *v, struct json_object *o,
 			  const struct cb_group *a, const struct cb_group *b)
 {
 	struct cb_cmp_row c, s;
-	double x;
+	struct cb_exchange x;
 
 	if (cb_compare_metric(a, b, CB_M_CPU_BACKGROUND_NS, v->conf, &c) < 0 ||
 	    cb_compare_metric(a, b, CB_M_DC_STALL_TOTAL_NS, v->conf, &s) < 0)
 		return;
-	if (s.j.ma - s.j.mb <= 0) {
+	if (cb_exchange_rate(c.j.ma, c.j.mb, s.j.ma, s.j.mb, &x)) {
 		if (o)
 			json_object_object_add(o, "exchange_rate", NULL);
 		else
@@ -226,12 +221,11 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 				v->f == FMT_MD ? "-" : " ");
 		return;
 	}
-	x = (c.j.mb - c.j.ma) / (s.j.ma - s.j.mb);
 	if (o)
-		json_num(o, "exchange_rate", x);
+		json_num(o, "exchange_rate", x.rate);
 	else
 		fprintf(out, "%s  exchange rate: %.3g ns of background CPU per ns of stall avoided%s\n",
-			v->f == FMT_MD ? "-" : " ", x,
+			v->f == FMT_MD ? "-" : " ", x.rate,
 			s.j.significant ? "" : " (stall time: no detectable difference)");
 }
 
@@ -239,10 +233,8 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 static void print_avoided(FILE *out, const struct view *v, struct json_object *o,
 			  const struct cb_group *a, const struct cb_group *b)
 {
-	static const int avoided[] = { CB_M_DC_STALL_TOTAL_NS, CB_M_DC_STALLS_WORKED,
-				       CB_M_DC_STALLS, CB_M_DC_PER_1K_ALLOC };
-	static const int cost[] = { CB_M_CPU_BACKGROUND_NS, CB_M_CPU_POLICY_NS,
-				    CB_M_ENERGY_RAPL_J, CB_M_ENERGY_MODELED_J };
+	int ids[CB_M_NR], na = cb_metrics_view(CB_VIEW_AVOIDED, ids, CB_M_NR);
+	int n = na + cb_metrics_view(CB_VIEW_COST, ids + na, CB_M_NR - na);
 	struct json_object *ja = o ? json_object_new_object() : NULL;
 	const char *dash = v->f == FMT_MD ? "-" : " ";
 	char val[32], lo[32], hi[32];
@@ -253,9 +245,9 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 				 "median per repetition, %.0f%% CI)\n\n" :
 				 "\nDirect compaction avoided (baseline - candidate, per repetition, "
 				 "%.0f%% CI)\n", v->conf * 100);
-	for (size_t i = 0; i < 8; i++) {
-		bool is_cost = i >= 4;
-		int m = is_cost ? cost[i - 4] : avoided[i];
+	for (int i = 0; i < n; i++) {
+		bool is_cost = i >= na;
+		int m = ids[i];
 		const char *unit = cb_metrics[m].unit;
 		double sign = is_cost ? 1 : -1;
 
@@ -281,7 +273,7 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 		cb_fmt_value(hi, sizeof(hi), is_cost ? r.j.diff.hi : -r.j.diff.lo, unit);
 		fprintf(out, "%s  %s%-22s %10s  [%s, %s]%s%s\n", dash, is_cost ? "cost " : "",
 			cb_metrics[m].name, val, lo, hi, r.j.significant ? " *" : "",
-			m == CB_M_ENERGY_MODELED_J ? " (modeled)" : "");
+			cb_metrics[m].modeled ? " (modeled)" : "");
 	}
 	if (o)
 		json_object_object_add(o, "direct_compaction_avoided", ja);
@@ -292,10 +284,9 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 static void print_drift(FILE *out, const struct view *v, struct json_object *arr,
 			const struct cb_group *g, const char *name)
 {
-	static const int watch[] = { CB_M_DC_STALL_TOTAL_NS, CB_M_DC_STALLS_WORKED, CB_M_DC_STALLS,
-				     CB_M_WL_THP_SUCCESS_RATE };
+	int watch[CB_M_NR], nw = cb_metrics_view(CB_VIEW_DRIFT, watch, CB_M_NR);
 
-	for (size_t i = 0; i < sizeof(watch) / sizeof(watch[0]); i++) {
+	for (int i = 0; i < nw; i++) {
 		double y[1024], slope, p;
 		char line[PATH_MAX + 400];
 		size_t n;

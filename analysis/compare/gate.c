@@ -20,6 +20,7 @@
 #include "cmd_opt.h"
 #include "compare.h"
 #include "gate.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -130,10 +131,12 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 			o->cand = optarg;
 			break;
 		case OPT_METRIC:
-			m = cb_metric_find(optarg);
-			if (m < 0 || o->nm == MAX_METRICS) {
-				fprintf(stderr, "compactbench gate: --metric '%s': no such metric "
-						"(compactbench analyze --metrics lists them)\n", optarg);
+			m = cb_metric_find_or_list(optarg, "compactbench gate: --metric", stderr);
+			if (m < 0)
+				return GATE_BAD_INPUT;
+			if (o->nm == MAX_METRICS) {
+				fprintf(stderr, "compactbench gate: --metric '%s': more than %d "
+						"metrics\n", optarg, MAX_METRICS);
 				return GATE_BAD_INPUT;
 			}
 			o->metrics[o->nm++] = m;
@@ -188,10 +191,8 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 		print_usage(stderr);
 		return GATE_BAD_INPUT;
 	}
-	if (!o->nm) {
-		o->metrics[o->nm++] = cb_metric_find("dc_stall_p99_ns");
-		o->metrics[o->nm++] = cb_metric_find("dc_stall_total_ns");
-	}
+	if (!o->nm)	/* the gate's default view of the metric table */
+		o->nm = cb_metrics_view(CB_VIEW_GATE, o->metrics, MAX_METRICS);
 	return -1;
 }
 
@@ -327,15 +328,13 @@ static int gate_metric(const struct cb_gate_opts *o, struct cb_gate_log *log,
 		       const struct cb_group *a, const struct cb_group *b, int m, bool kernels)
 {
 	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
-	double *va = calloc(a->n + 1, sizeof(double)), *vb = calloc(b->n + 1, sizeof(double));
+	double *va = cb_xcalloc(a->n + 1, sizeof(double)), *vb = cb_xcalloc(b->n + 1, sizeof(double));
 	size_t na = cb_group_values(a, m, va), nb = cb_group_values(b, m, vb);
 	char who[4 * 64 + 16], numbers[160], sa[32], sb[32], d[32];
 	struct cb_judgement j;
 	double rel;
 	int rc = GATE_PASS;
 
-	if (!va || !vb)
-		abort();
 	group_label(who, sizeof(who), a, b, kernels);
 	if (!nb) {
 		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: not worse: no value %s", who,

@@ -10,6 +10,7 @@
 #include "cmd_opt.h"
 #include "compare.h"
 #include "plot.h"
+#include "xalloc.h"
 #include "util.h"
 
 #include <errno.h>
@@ -98,7 +99,7 @@ static int update_report_md(const char *run_dir, const char *rel, const struct p
 	old = cb_read_file(path, NULL);
 	f = open_memstream(&buf, &len);
 	if (!f)
-		abort();
+		cb_oom();	/* open_memstream fails only for want of memory */
 	if (old) {
 		cut = strstr(old, charts_marker);
 		if (cut)

@@ -14,22 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-static const struct bar_chart {
-	const char *file, *title, *metric, *ylabel;
-	double scale;	/* bars start at 0 on a linear axis: a bar's length is its value */
-	double ymax; /* > 0: a fixed top (percentages) */
-} bar_charts[] = {
-	{ "stall-count", "Direct-compaction stalls per repetition", "dc_stalls",
-	  "stalls (median, 95% CI)", 1, 0 },
-	{ "stall-time", "Time spent in direct-compaction stalls per repetition",
-	  "dc_stall_total_ns", "stall time (ms)", 1e-6, 0 },
-	{ "stall-p99", "Direct-compaction stall latency, p99 of each repetition",
-	  "dc_stall_p99_ns", "p99 stall latency (us)", 1e-3, 0 },
-	{ "thp-success", "THP success rate (the workload's own count)", "wl_thp_success_rate",
-	  "regions backed by a huge page (%)", 100, 100 },
-	{ "stall-per-1k", "Direct-compaction stalls per 1000 high-order allocations",
-	  "dc_stalls_per_1k_alloc", "stalls per 1000 order>0 allocations", 1, 0 },
-};
+/* the bar charts are the metric table's CB_VIEW_PLOT_BARS rows (struct cb_plot_use) */
 
 /* the longest kernel label a cluster of a panel of @cols columns shows without overlap */
 static size_t label_room(const struct pl_ctx *c, int cols)
@@ -40,7 +25,7 @@ static size_t label_room(const struct pl_ctx *c, int cols)
 }
 
 /* the panel's data block; *@vals / *@pos count the values and those above 0 */
-static void write_block(FILE *dat, const struct pl_ctx *c, const struct bar_chart *bc, int m,
+static void write_block(FILE *dat, const struct pl_ctx *c, const struct cb_plot_use *bc, int m,
 			int w, bool abbrev, size_t *vals, size_t *pos)
 {
 	char q[200];
@@ -76,9 +61,10 @@ static void kernel_key(FILE *gp, const struct pl_ctx *c, int height)
 }
 
 /* one bar chart, PNG and SVG; returns 0, or -1 with errno */
-static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
+static int bar_chart(struct pl_ctx *c, FILE *gp, int m)
 {
-	int m = cb_metric_find(bc->metric), rows, cols, height = pl_layout(c->nw, &rows, &cols);
+	const struct cb_plot_use *bc = &cb_metrics[m].plot;
+	int rows, cols, height = pl_layout(c->nw, &rows, &cols);
 	size_t vals[PL_MAX] = { 0 }, pos[PL_MAX] = { 0 };
 	char name[128], q[200];
 	bool abbrev = false;
@@ -137,15 +123,16 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, const struct bar_chart *bc)
 
 int pl_bars(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 {
-	int n = 0;
+	int ids[CB_M_NR], nb = cb_metrics_view(CB_VIEW_PLOT_BARS, ids, CB_M_NR), n = 0;
 
-	for (size_t i = 0; i < CB_ARRAY_SIZE(bar_charts) && n < max; i++) {
-		if (bar_chart(c, gp, &bar_charts[i]) < 0)
-			return -1;
+	for (int i = 0; i < nb && n < max; i++) {
+		const struct cb_plot_use *bc = &cb_metrics[ids[i]].plot;
 		char title[200];
 
-		snprintf(title, sizeof(title), "%s (median, 95%% CI)", bar_charts[i].title);
-		pl_chart_set(&out[n], bar_charts[i].file, title);
+		if (bar_chart(c, gp, ids[i]) < 0)
+			return -1;
+		snprintf(title, sizeof(title), "%s (median, 95%% CI)", bc->title);
+		pl_chart_set(&out[n], bc->file, title);
 		n++;
 	}
 	return n;

@@ -10,6 +10,7 @@
  * cost.dat: "workload kernel setting cpu_ms_more stall_ms_avoided pt rgb" per point.
  */
 #include "compare.h"
+#include "exchange.h"
 #include "plot.h"
 #include "util.h"
 
@@ -40,7 +41,7 @@ static double med(const struct cb_group *g, int m)
 /* the points; returns how many, *@moved whether one is off (0, 0) */
 static int write_points(struct pl_ctx *c, FILE *f, bool *moved)
 {
-	int mc = cb_metric_find("cpu_background_ns"), ms = cb_metric_find("dc_stall_total_ns");
+	int mc = CB_M_CPU_BACKGROUND_NS, ms = CB_M_DC_STALL_TOTAL_NS; /* the exchange inputs */
 	int n = 0;
 
 	fprintf(f, "# workload kernel setting cpu_ms_more stall_ms_avoided pt rgb (against the "
@@ -51,6 +52,7 @@ static int write_points(struct pl_ctx *c, FILE *f, bool *moved)
 
 			for (int s = 0; s < c->ns; s++) {
 				const struct cb_group *g = c->grid[w][k][s];
+				struct cb_exchange x;
 				double cpu, avoided;
 
 				if (!g || !g->n)
@@ -59,8 +61,10 @@ static int write_points(struct pl_ctx *c, FILE *f, bool *moved)
 					base = g;
 					continue;
 				}
-				cpu = (med(g, mc) - med(base, mc)) / 1e6;
-				avoided = (med(base, ms) - med(g, ms)) / 1e6;
+				cb_exchange_rate(med(base, mc), med(g, mc), med(base, ms), med(g, ms),
+						 &x);
+				cpu = x.cpu_more / 1e6;
+				avoided = x.stall_avoided / 1e6;
 				if (isnan(cpu) || isnan(avoided))
 					continue;
 				fprintf(f, "%s %s %s %.6g %.6g %d %ld\n", c->workload[w], c->kernel[k],

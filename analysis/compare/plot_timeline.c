@@ -177,7 +177,7 @@ static void shade_waves(FILE *gp, const struct tl_waves *w)
 /* the repetition of @g whose stall time is closest to the group's median */
 static size_t median_rep(const struct cb_group *g)
 {
-	int m = cb_metric_find("dc_stall_total_ns");
+	int m = CB_M_DC_STALL_TOTAL_NS;
 	double med, lo, hi, best = INFINITY;
 	size_t r = 0;
 
@@ -204,7 +204,7 @@ static bool has_trace(const char *cell_dir)
  */
 static const char *no_stall_label(const struct cb_group *g, size_t rep)
 {
-	int m = cb_metric_find("dc_stalls");
+	int m = CB_M_DC_STALLS;
 
 	if (!has_trace(g->cell_dir[rep]) && m >= 0 && !(g->val[m][rep] == 0))
 		return "no trace.dat in this cell";

@@ -192,21 +192,6 @@ static bool g_thp_rate_vm(const struct cb_metric_in *in, int arg, double *v)
 	return true;
 }
 
-#define WL_GET(fn, idx, field)                                                \
-	static bool fn(const struct cb_metric_in *in, int arg, double *v)     \
-	{                                                                     \
-		if (!in->wl || !in->wl->present || !in->wl->has[idx])         \
-			return false;                                         \
-		*v = in->wl->field;                                           \
-		return true;                                                  \
-	}
-
-WL_GET(g_wl_huge, 0, huge)
-WL_GET(g_wl_base, 1, base)
-WL_GET(g_wl_rate, 2, rate)
-WL_GET(g_wl_p50, 3, p50)
-WL_GET(g_wl_p99, 4, p99)
-
 /* the background CPU: arg 0 kcompactd, 1 khugepaged, 2 both + the wmark policy's thread */
 static bool g_cpu(const struct cb_metric_in *in, int arg, double *v)
 {
@@ -294,19 +279,27 @@ static bool g_breakup(const struct cb_metric_in *in, int arg, double *v)
 	return true;
 }
 
-#define ROWK(k, n, u, b, src, g, a, h)                                                  \
+/* a row; the trailing arguments are its views (IN, COL, BARS), its flags and wl_path */
+#define ROWK(k, n, u, b, src, g, a, h, ...)                                             \
 	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = src, .get = g, .arg = a,   \
-	  .help = h, .key = k }
-#define ROW(n, u, b, src, g, a, h) ROWK(0, n, u, b, src, g, a, h)
-#define TK(k, n, u, b, g, a, h) ROWK(k, n, u, b, CB_SRC_TRACE, g, a, h)
-#define T(n, u, b, g, h) ROW(n, u, b, CB_SRC_TRACE, g, 0, h)
-#define TA(n, u, b, g, a, h) ROW(n, u, b, CB_SRC_TRACE, g, a, h)
-#define V(n, u, b, key, h)                                                             \
+	  .help = h, .key = k, __VA_ARGS__ }
+#define ROW(n, u, b, src, g, a, h, ...) ROWK(0, n, u, b, src, g, a, h, __VA_ARGS__)
+#define TK(k, n, u, b, g, a, h, ...) ROWK(k, n, u, b, CB_SRC_TRACE, g, a, h, __VA_ARGS__)
+#define T(n, u, b, g, h, ...) ROW(n, u, b, CB_SRC_TRACE, g, 0, h, __VA_ARGS__)
+#define TA(n, u, b, g, a, h, ...) ROW(n, u, b, CB_SRC_TRACE, g, a, h, __VA_ARGS__)
+#define V(n, u, b, key, h, ...)                                                        \
 	{ .name = n, .unit = u, .better = CB_BETTER_##b, .source = CB_SRC_VMSTAT,      \
-	  .vmstat = key, .help = h }
-#define W(n, u, b, g, h) ROW(n, u, b, CB_SRC_WORKLOAD, g, 0, h)
-#define A(n, u, b, g, a, h) ROW(n, u, b, CB_SRC_AGENT, g, a, h)
-#define AK(k, n, u, b, g, a, h) ROWK(k, n, u, b, CB_SRC_AGENT, g, a, h)
+	  .vmstat = key, .help = h, __VA_ARGS__ }
+#define W(n, u, b, g, h, ...) ROW(n, u, b, CB_SRC_WORKLOAD, g, 0, h, __VA_ARGS__)
+#define A(n, u, b, g, a, h, ...) ROW(n, u, b, CB_SRC_AGENT, g, a, h, __VA_ARGS__)
+#define AK(k, n, u, b, g, a, h, ...) ROWK(k, n, u, b, CB_SRC_AGENT, g, a, h, __VA_ARGS__)
+
+/* the row's place @p in view CB_VIEW_@v */
+#define IN(v, p) .place[CB_VIEW_##v] = p
+/* a column of a report table: place, heading, scale, decimals, width */
+#define COL(v, p, head, scale, dec, width) IN(v, p), .col = { head, scale, dec, width }
+/* a bar chart: place, file, title, y label, scale, fixed top */
+#define BARS(p, f, t, y, scale, ymax) IN(PLOT_BARS, p), .plot = { f, t, y, scale, ymax }
 
 #define ORIGIN_ROWS(O, o, i)                                                                    \
 	[CB_M_DC_STALLS_##O] = TA("dc_stalls_" o, "count", LOWER, g_origin, (i) * 3,           \
@@ -334,13 +327,23 @@ static bool g_breakup(const struct cb_metric_in *in, int arg, double *v)
 
 const struct cb_metric cb_metrics[CB_M_NR] = {
 	[CB_M_DC_STALLS] = T("dc_stalls", "count", LOWER, g_stalls,
-		"direct compaction stalls: attempts that count as a compact_stall"),
+		"direct compaction stalls: attempts that count as a compact_stall",
+		COL(REPORT, 1, "dc_stalls", 1, -1, 10), IN(AVOIDED, 3), IN(DRIFT, 3), IN(PROGRESS, 1),
+		BARS(1, "stall-count", "Direct-compaction stalls per repetition",
+		     "stalls (median, 95% CI)", 1, 0)),
 	[CB_M_DC_STALL_TOTAL_NS] = TK(1, "dc_stall_total_ns", "ns", LOWER, g_total, 0,
-		"sum of stall durations (direct compaction time summed over tasks)"),
+		"sum of stall durations (direct compaction time summed over tasks)",
+		COL(REPORT, 2, "stall_ms", 1e-6, 1, 10), IN(AVOIDED, 1), IN(DRIFT, 1), IN(GATE, 2),
+		BARS(2, "stall-time", "Time spent in direct-compaction stalls per repetition",
+		     "stall time (ms)", 1e-6, 0)),
 	[CB_M_DC_STALL_P50_NS] = TK(3, "dc_stall_p50_ns", "ns", LOWER, g_pct, CB_P50,
-		"median stall duration (GSL quantile, linear interpolation)"),
+		"median stall duration (GSL quantile, linear interpolation)",
+		COL(REPORT, 3, "p50_us", 1e-3, 1, 9)),
 	[CB_M_DC_STALL_P99_NS] = TK(4, "dc_stall_p99_ns", "ns", LOWER, g_pct, CB_P99,
-		"99th percentile stall duration (GSL quantile, linear interpolation)"),
+		"99th percentile stall duration (GSL quantile, linear interpolation)",
+		COL(REPORT, 4, "p99_us", 1e-3, 1, 9), IN(GATE, 1),
+		BARS(3, "stall-p99", "Direct-compaction stall latency, p99 of each repetition",
+		     "p99 stall latency (us)", 1e-3, 0)),
 	[CB_M_DC_STALL_MAX_NS] = T("dc_stall_max_ns", "ns", LOWER, g_max,
 		"longest stall"),
 	[CB_M_DC_TRUNCATED] = T("dc_truncated", "count", NONE, g_truncated,
@@ -374,11 +377,15 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"of those, the failed ones (no page): the caller fell back to smaller pages, e.g. "
 		"network buffers tried without direct reclaim, so no stall shows the shortage"),
 	[CB_M_DC_PER_1K_ALLOC] = T("dc_stalls_per_1k_alloc", "ratio", LOWER, g_per_1k,
-		"dc_stalls per 1000 alloc_high_order; null without mm_page_alloc"),
+		"dc_stalls per 1000 alloc_high_order; null without mm_page_alloc",
+		COL(REPORT_COST, 1, "stalls/1k_alloc", 1, 2, 16), IN(AVOIDED, 4),
+		BARS(5, "stall-per-1k", "Direct-compaction stalls per 1000 high-order allocations",
+		     "stalls per 1000 order>0 allocations", 1, 0)),
 	[CB_M_DC_STALL_P90_NS] = TA("dc_stall_p90_ns", "ns", LOWER, g_pct, CB_P90,
 		"90th percentile stall duration"),
 	[CB_M_DC_STALL_P999_NS] = TA("dc_stall_p999_ns", "ns", LOWER, g_pct, CB_P999,
-		"99.9th percentile stall duration"),
+		"99.9th percentile stall duration",
+		COL(REPORT_COST, 2, "p99.9_us", 1e-3, 1, 10)),
 	ORIGIN_ROWS(THP_FAULT, "thp_fault", CB_ORIGIN_THP_FAULT),
 	ORIGIN_ROWS(SLAB, "slab", CB_ORIGIN_SLAB),
 	ORIGIN_ROWS(NETWORK, "network", CB_ORIGIN_NETWORK),
@@ -407,11 +414,14 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 	[CB_M_EXTFRAG_UNMOVABLE_IN_MOVABLE] = TA("extfrag_unmovable_in_movable", "count", LOWER,
 		g_extfrag, 3, "unmovable or reclaimable allocations that fell back to movable blocks"),
 	[CB_M_VM_COMPACT_STALL] = V("vm_compact_stall", "count", LOWER, "compact_stall",
-		"/proc/vmstat compact_stall delta"),
+		"/proc/vmstat compact_stall delta",
+		COL(REPORT, 5, "compact_stall", 1, -1, 14), IN(PROGRESS, 2)),
 	[CB_M_VM_COMPACT_FAIL] = V("vm_compact_fail", "count", LOWER, "compact_fail",
-		"/proc/vmstat compact_fail delta"),
+		"/proc/vmstat compact_fail delta",
+		COL(REPORT, 6, "compact_fail", 1, -1, 13)),
 	[CB_M_VM_COMPACT_SUCCESS] = V("vm_compact_success", "count", HIGHER, "compact_success",
-		"/proc/vmstat compact_success delta"),
+		"/proc/vmstat compact_success delta",
+		COL(REPORT, 7, "compact_success", 1, -1, 16)),
 	[CB_M_VM_COMPACT_MIGRATE_SCANNED] = V("vm_compact_migrate_scanned", "pages", LOWER,
 		"compact_migrate_scanned", "/proc/vmstat compact_migrate_scanned delta"),
 	[CB_M_VM_COMPACT_FREE_SCANNED] = V("vm_compact_free_scanned", "pages", LOWER,
@@ -441,73 +451,96 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"compact_daemon_free_scanned", "/proc/vmstat compact_daemon_free_scanned delta"),
 	[CB_M_THP_SUCCESS_RATE_VMSTAT] = ROWK(6, "thp_success_rate_vmstat", "ratio", HIGHER,
 		CB_SRC_VMSTAT, g_thp_rate_vm, 0,
-		"thp_fault_alloc / (thp_fault_alloc + thp_fault_fallback); null if both 0"),
-	[CB_M_WL_THP_HUGE] = W("wl_thp_huge", "count", HIGHER, g_wl_huge,
-		"regions the THP workload found huge (its summary line)"),
-	[CB_M_WL_THP_BASE] = W("wl_thp_base", "count", LOWER, g_wl_base,
-		"regions it found backed by base pages"),
+		"thp_fault_alloc / (thp_fault_alloc + thp_fault_fallback); null if both 0",
+		COL(REPORT, 8, "thp_ok_vmstat%", 100, 1, 15)),
+	[CB_M_WL_THP_HUGE] = W("wl_thp_huge", "count", HIGHER, NULL,
+		"regions the THP workload found huge (its summary line)", .wl_path = "huge"),
+	[CB_M_WL_THP_BASE] = W("wl_thp_base", "count", LOWER, NULL,
+		"regions it found backed by base pages", .wl_path = "base"),
 	[CB_M_WL_THP_SUCCESS_RATE] = ROWK(5, "wl_thp_success_rate", "ratio", HIGHER,
-		CB_SRC_WORKLOAD, g_wl_rate, 0,
-		"the workload's own THP success rate"),
-	[CB_M_WL_FAULT_P50_NS] = W("wl_fault_p50_ns", "ns", LOWER, g_wl_p50,
-		"median first-touch time of a huge-page-sized region, as the workload timed it"),
-	[CB_M_WL_FAULT_P99_NS] = W("wl_fault_p99_ns", "ns", LOWER, g_wl_p99,
-		"99th percentile first-touch time, as the workload timed it"),
+		CB_SRC_WORKLOAD, NULL, 0,
+		"the workload's own THP success rate", .wl_path = "thp_success_rate",
+		COL(REPORT, 9, "thp_ok_wl%", 100, 1, 11), IN(DRIFT, 4), IN(PROGRESS, 3),
+		BARS(4, "thp-success", "THP success rate (the workload's own count)",
+		     "regions backed by a huge page (%)", 100, 100)),
+	[CB_M_WL_FAULT_P50_NS] = W("wl_fault_p50_ns", "ns", LOWER, NULL,
+		"median first-touch time of a huge-page-sized region, as the workload timed it",
+		.wl_path = "fault_ns.p50"),
+	[CB_M_WL_FAULT_P99_NS] = W("wl_fault_p99_ns", "ns", LOWER, NULL,
+		"99th percentile first-touch time, as the workload timed it",
+		.wl_path = "fault_ns.p99"),
 	[CB_M_CPU_KCOMPACTD_NS] = A("cpu_kcompactd_ns", "ns", LOWER, g_cpu, 0,
-		"CPU time of kcompactd* threads (cpu.after - cpu.before; schedstat, else stat)"),
+		"CPU time of kcompactd* threads (cpu.after - cpu.before; schedstat, else stat)",
+		COL(REPORT_COST, 3, "kcompactd_ms", 1e-6, 1, 13)),
 	[CB_M_CPU_KHUGEPAGED_NS] = A("cpu_khugepaged_ns", "ns", LOWER, g_cpu, 1,
-		"CPU time of khugepaged"),
+		"CPU time of khugepaged",
+		COL(REPORT_COST, 4, "khugepaged_ms", 1e-6, 1, 14)),
 	[CB_M_CPU_BACKGROUND_NS] = AK(8, "cpu_background_ns", "ns", LOWER, g_cpu, 2,
-		"cpu_kcompactd_ns + cpu_khugepaged_ns + cpu_policy_ns: the background cost"),
+		"cpu_kcompactd_ns + cpu_khugepaged_ns + cpu_policy_ns: the background cost",
+		IN(COST, 1)),
 	[CB_M_CPU_POLICY_NS] = A("cpu_policy_ns", "ns", LOWER, g_policy, 0,
 		"CPU time (user + system, its compaction writes included) of the user-space "
-		"emulation of the compact_wmark proposal (wmark.json; 0 for a setting without it)"),
+		"emulation of the compact_wmark proposal (wmark.json; 0 for a setting without it)",
+		COL(REPORT_COST, 5, "policy_ms", 1e-6, 1, 10), IN(COST, 2)),
 	[CB_M_FRAG_SCORE_START] = A("frag_score_start", "score", LOWER, g_frag, 0,
 		"fragmentation score (fragmentation_score_node, worst node) at the first sample"),
 	[CB_M_FRAG_SCORE_END] = A("frag_score_end", "score", LOWER, g_frag, 1,
-		"fragmentation score at the last sample"),
+		"fragmentation score at the last sample",
+		COL(REPORT_COST, 6, "frag_end", 1, -1, 9)),
 	[CB_M_FRAG_SCORE_MAX] = A("frag_score_max", "score", LOWER, g_frag, 2,
 		"largest fragmentation score over the samples"),
 	[CB_M_ENERGY_MODELED_J] = AK(9, "energy_modeled_j", "J", LOWER, g_energy_modeled, 0,
-		"modeled: (cpu_background_ns + dc_stall_total_ns) x watts per busy core"),
+		"modeled: (cpu_background_ns + dc_stall_total_ns) x watts per busy core",
+		COL(REPORT_COST, 7, "energy_modeled_J", 1, 2, 17), IN(COST, 4), .modeled = true),
 	[CB_M_ENERGY_RAPL_J] = AK(10, "energy_rapl_j", "J", LOWER, g_energy_rapl, 0,
 		"measured RAPL energy over the cell, package + DRAM: powercap (wrap-around "
-		"handled), else perf's power PMU; null without either (summary energy.source)"),
+		"handled), else perf's power PMU; null without either (summary energy.source)",
+		COL(REPORT_COST, 8, "energy_rapl_J", 1, 2, 14), IN(COST, 3)),
 	[CB_M_DC_STALLS_WORKED] = TK(2, "dc_stalls_worked", "count", LOWER, g_worked, 0,
 		"stalls that did compaction work: dc_stalls less dc_stalls_deferred_only (a "
 		"stall in which every zone was deferred costs ~1 us and moves no page; "
-		"compact_stall counts those too). The verdict's count"),
+		"compact_stall counts those too). The verdict's count",
+		IN(AVOIDED, 2), IN(DRIFT, 2)),
 	[CB_M_WAVE_COUNT] = W("wave_count", "count", NONE, g_wave_n,
-		"waves of recurring demand the workload recorded (its wave lines; README: Waves)"),
+		"waves of recurring demand the workload recorded (its wave lines; README: Waves)",
+		COL(REPORT_WAVES, 1, "waves", 1, -1, 6)),
 	[CB_M_WAVE_STALLS_MEAN] = ROW("wave_stalls_mean", "count", LOWER, CB_SRC_WORKLOAD, g_wave,
-		0, "mean over the waves of the stalls that began in a wave"),
+		0, "mean over the waves of the stalls that began in a wave",
+		COL(REPORT_WAVES, 2, "stalls/wave", 1, 1, 12)),
 	[CB_M_WAVE_STALLS_MEDIAN] = ROW("wave_stalls_median", "count", LOWER, CB_SRC_WORKLOAD,
 		g_wave, 1, "median over the waves of the stalls per wave"),
 	[CB_M_WAVE_STALL_NS_MEAN] = ROW("wave_stall_ns_mean", "ns", LOWER, CB_SRC_WORKLOAD, g_wave,
-		2, "mean over the waves of the stall time per wave"),
+		2, "mean over the waves of the stall time per wave",
+		COL(REPORT_WAVES, 3, "ms/wave", 1e-6, 2, 8)),
 	[CB_M_WAVE_STALL_NS_MEDIAN] = ROW("wave_stall_ns_median", "ns", LOWER, CB_SRC_WORKLOAD,
 		g_wave, 3, "median over the waves of the stall time per wave"),
 	[CB_M_WAVE_STALL_NS_FIRST] = ROW("wave_stall_ns_first", "ns", LOWER, CB_SRC_WORKLOAD,
 		g_wave_curve, 0, "the learning curve's start: mean stall time per wave over the "
-		"first quarter of the waves (ceil(n/4)); null below 4 waves"),
+		"first quarter of the waves (ceil(n/4)); null below 4 waves",
+		COL(REPORT_WAVES, 4, "first_ms", 1e-6, 2, 9)),
 	[CB_M_WAVE_STALL_NS_LAST] = ROW("wave_stall_ns_last", "ns", LOWER, CB_SRC_WORKLOAD,
 		g_wave_curve, 1, "its end: mean stall time per wave over the last half of the "
-		"waves (from wave floor(n/2)); null below 4 waves"),
+		"waves (from wave floor(n/2)); null below 4 waves",
+		COL(REPORT_WAVES, 5, "last_ms", 1e-6, 2, 8)),
 	[CB_M_WAVE_STALLS_OUTSIDE] = ROW("wave_stalls_outside", "count", NONE, CB_SRC_WORKLOAD,
-		g_wave_n, 1, "stalls that began between the waves (in no wave's [start, end))"),
+		g_wave_n, 1, "stalls that began between the waves (in no wave's [start, end))",
+		COL(REPORT_WAVES, 6, "outside", 1, -1, 8)),
 	[CB_M_WAVE_THP_SUCCESS_MEAN] = ROW("wave_thp_success_mean", "ratio", HIGHER,
 		CB_SRC_WORKLOAD, g_wave, 4, "mean over the waves with THP faults of thp / faults "
-		"(each wave line's own count)"),
+		"(each wave line's own count)",
+		COL(REPORT_WAVES, 7, "thp_ok%", 100, 1, 8)),
 	[CB_M_WAVE_FAULT_P99_NS_MEDIAN] = ROW("wave_fault_p99_ns_median", "ns", LOWER,
 		CB_SRC_WORKLOAD, g_wave, 7, "median over the waves of the THP fault p99 each wave "
 		"line gives"),
 	[CB_M_WAVE_READY_O9_MEAN] = ROW("wave_ready_o9_mean", "blocks", HIGHER, CB_SRC_WORKLOAD,
 		g_wave, 8, "readiness: mean over the waves of the free order >= 9 blocks (order-9 "
-		"units, all zones) at the last samples.csv sample at or before the wave's start"),
+		"units, all zones) at the last samples.csv sample at or before the wave's start",
+		COL(REPORT_WAVES, 8, "ready_o9", 1, 1, 9)),
 	[CB_M_BREAKUP_O9_EST] = A("breakup_o9_est", "blocks", LOWER, g_breakup, 0,
 		"waste, an estimate: a lower bound on free order >= 9 blocks (order-9 units) broken "
 		"up in the window: drops of the free count between samples not explained by the "
-		"order >= 9 allocations the trace saw (README: break-up estimate)"),
+		"order >= 9 allocations the trace saw (README: break-up estimate)",
+		COL(REPORT_WAVES, 9, "breakup_o9", 1, -1, 11)),
 };
 
 int cb_metric_find(const char *name)
@@ -520,6 +553,38 @@ int cb_metric_find(const char *name)
 	return -1;
 }
 
+int cb_metric_place(int id, enum cb_view view)
+{
+	if (id < 0 || id >= CB_M_NR || view < 0 || view >= CB_VIEW_NR)
+		return 0;
+	return view == CB_VIEW_KEY ? cb_metrics[id].key : cb_metrics[id].place[view];
+}
+
+int cb_metrics_view(enum cb_view view, int *ids, int max)
+{
+	int n = 0;
+
+	/* places are small: walk them in order, each row once per place */
+	for (int p = 1; p <= CB_M_NR && n < max; p++)
+		for (int m = 0; m < CB_M_NR && n < max; m++)
+			if (cb_metric_place(m, view) == p)
+				ids[n++] = m;
+	return n;
+}
+
+int cb_metric_find_or_list(const char *name, const char *what, FILE *err)
+{
+	int m = cb_metric_find(name), i;
+
+	if (m >= 0)
+		return m;
+	fprintf(err, "%s '%s': no such metric; the metrics are:\n", what, name);
+	for (i = 0; i < CB_M_NR; i++)
+		fprintf(err, "  %s\n", cb_metrics[i].name);
+	errno = ENOENT;
+	return -1;
+}
+
 void cb_metrics_compute(const struct cb_metric_in *in, struct cb_values *out)
 {
 	int i;
@@ -529,8 +594,13 @@ void cb_metrics_compute(const struct cb_metric_in *in, struct cb_values *out)
 		const struct cb_metric *m = &cb_metrics[i];
 		long long d;
 
-		if (m->get) {
-			out->set[i] = m->get(in, m->arg, &out->v[i]);
+		if (m->get || m->wl_path) {
+			if (m->get)
+				out->set[i] = m->get(in, m->arg, &out->v[i]);
+			else if (in->wl && in->wl->present && in->wl->has[i]) {
+				out->v[i] = in->wl->v[i];
+				out->set[i] = true;
+			}
 			/* interpolated percentiles: whole nanoseconds are precise enough */
 			if (out->set[i] && !strcmp(m->unit, "ns"))
 				out->v[i] = round(out->v[i]);

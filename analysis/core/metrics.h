@@ -124,8 +124,9 @@ enum cb_metric_id {
 struct cb_wl_summary {
 	bool present;
 	char file[256];	/* relative to the cell directory */
-	bool has[5];	/* huge, base, thp_success_rate, fault_ns.p50, fault_ns.p99 */
-	double huge, base, rate, p50, p99;
+	/* per metric id: the value at the row's wl_path (struct cb_metric), and whether there is one */
+	double v[CB_M_NR];
+	bool has[CB_M_NR];
 };
 
 /* everything a cell's metrics are computed from; NULL members are absent inputs */
@@ -143,6 +144,40 @@ struct cb_values {
 	bool set[CB_M_NR]; /* false: null (no input, or undefined such as a rate of 0/0) */
 };
 
+/*
+ * The views of the table: each is a column of the rows, a row's place in it (from 1; 0: not
+ * shown). A view lists its rows by place (cb_metrics_view), so a new metric joins a view in
+ * its row, and a view cannot name a metric that does not exist.
+ */
+enum cb_view {
+	CB_VIEW_KEY,		/* compare's default view, a cover letter's rows (the row's key) */
+	CB_VIEW_REPORT,		/* the run report's main table */
+	CB_VIEW_REPORT_COST,	/* the run report's cost table */
+	CB_VIEW_REPORT_WAVES,	/* the run report's waves table */
+	CB_VIEW_AVOIDED,	/* compare: direct compaction avoided */
+	CB_VIEW_COST,		/* compare: what it cost */
+	CB_VIEW_DRIFT,		/* compare: drift across repetitions is watched in these */
+	CB_VIEW_GATE,		/* gate's default metrics (no --metric) */
+	CB_VIEW_PLOT_BARS,	/* plot: a bar chart each (struct cb_plot_use) */
+	CB_VIEW_PROGRESS,	/* run's progress line after a cell: stalls, compact_stall, THP */
+	CB_VIEW_NR
+};
+
+/* how a row shows as a report column (CB_VIEW_REPORT*) */
+struct cb_report_col {
+	const char *head;
+	double scale;
+	int decimals;	/* -1: whole numbers as such, halves (medians of two) with one decimal */
+	int width;
+};
+
+/* how a row shows as a bar chart (CB_VIEW_PLOT_BARS) */
+struct cb_plot_use {
+	const char *file, *title, *ylabel;
+	double scale;	/* bars start at 0 on a linear axis: a bar's length is its value */
+	double ymax;	/* > 0: a fixed top (percentages) */
+};
+
 struct cb_metric {
 	const char *name;
 	const char *unit;
@@ -156,6 +191,13 @@ struct cb_metric {
 	const char *help;
 	/* a key metric (compare's default view, a cover letter's rows): its place, from 1; 0: not */
 	int key;
+	/* its place in each other view (enum cb_view; CB_VIEW_KEY's is @key), 0: not in it */
+	unsigned char place[CB_VIEW_NR];
+	bool modeled;	/* a model's figure, not a measurement: shown with "(modeled)" */
+	struct cb_report_col col;	/* with a place in a CB_VIEW_REPORT* view */
+	struct cb_plot_use plot;	/* with a place in CB_VIEW_PLOT_BARS */
+	/* CB_SRC_WORKLOAD rows read from the workload's summary line: the JSON path, dotted */
+	const char *wl_path;
 };
 
 extern const struct cb_metric cb_metrics[CB_M_NR];
@@ -166,6 +208,21 @@ extern const char *const cb_agg_names[];
 
 /* cb_metric_find - the id of the metric called @name, or -1 */
 int cb_metric_find(const char *name);
+
+/*
+ * cb_metrics_view - the ids of the rows shown in @view, in their place order, into @ids (room
+ * for @max). Returns how many (at most @max).
+ */
+int cb_metrics_view(enum cb_view view, int *ids, int max);
+
+/* cb_metric_place - the place of metric @id in @view, from 1; 0: not shown there */
+int cb_metric_place(int id, enum cb_view view);
+
+/*
+ * cb_metric_find_or_list - cb_metric_find(), and on no such name a message naming @what and
+ * listing every valid name on @err. Returns the id, or -1 with errno ENOENT.
+ */
+int cb_metric_find_or_list(const char *name, const char *what, FILE *err);
 
 /* cb_metrics_compute - every metric of one cell from @in into @out (unset = null) */
 void cb_metrics_compute(const struct cb_metric_in *in, struct cb_values *out);

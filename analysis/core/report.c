@@ -6,11 +6,13 @@
  * print the verdict. Same input, same bytes: nothing depends on the time or the path the
  * run directory was named by.
  */
+#include "exchange.h"
 #include "verdict.h"
 #include "report.h"
 #include "runjson.h"
 #include "summary.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,57 +43,13 @@ struct group {
 
 static const char *const energy_src_names[3] = { "powercap", "perf-power", "modeled" };
 
-/* the report's columns: which metric, its heading and how it is shown */
-static const struct col {
-	const char *head;
-	enum cb_metric_id m;
-	double scale;
-	int decimals; /* -1: whole numbers as such, halves (medians of two) with one decimal */
-	int width;
-} cols[] = {
-	{ "dc_stalls", CB_M_DC_STALLS, 1, -1, 10 },
-	{ "stall_ms", CB_M_DC_STALL_TOTAL_NS, 1e-6, 1, 10 },
-	{ "p50_us", CB_M_DC_STALL_P50_NS, 1e-3, 1, 9 },
-	{ "p99_us", CB_M_DC_STALL_P99_NS, 1e-3, 1, 9 },
-	{ "compact_stall", CB_M_VM_COMPACT_STALL, 1, -1, 14 },
-	{ "compact_fail", CB_M_VM_COMPACT_FAIL, 1, -1, 13 },
-	{ "compact_success", CB_M_VM_COMPACT_SUCCESS, 1, -1, 16 },
-	{ "thp_ok_vmstat%", CB_M_THP_SUCCESS_RATE_VMSTAT, 100, 1, 15 },
-	{ "thp_ok_wl%", CB_M_WL_THP_SUCCESS_RATE, 100, 1, 11 },
-};
-
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
-
-/* the cost table: what the background work cost and what it bought */
-static const struct col cost_cols[] = {
-	{ "stalls/1k_alloc", CB_M_DC_PER_1K_ALLOC, 1, 2, 16 },
-	{ "p99.9_us", CB_M_DC_STALL_P999_NS, 1e-3, 1, 10 },
-	{ "kcompactd_ms", CB_M_CPU_KCOMPACTD_NS, 1e-6, 1, 13 },
-	{ "khugepaged_ms", CB_M_CPU_KHUGEPAGED_NS, 1e-6, 1, 14 },
-	{ "policy_ms", CB_M_CPU_POLICY_NS, 1e-6, 1, 10 },
-	{ "frag_end", CB_M_FRAG_SCORE_END, 1, -1, 9 },
-	{ "energy_modeled_J", CB_M_ENERGY_MODELED_J, 1, 2, 17 },
-	{ "energy_rapl_J", CB_M_ENERGY_RAPL_J, 1, 2, 14 },
-};
-
-#define NCOST (sizeof(cost_cols) / sizeof(cost_cols[0]))
-
-/* the waves table, for workloads of recurring demand (analysis/README.md: Waves) */
-static const struct col wave_cols[] = {
-	{ "waves", CB_M_WAVE_COUNT, 1, -1, 6 },
-	{ "stalls/wave", CB_M_WAVE_STALLS_MEAN, 1, 1, 12 },
-	{ "ms/wave", CB_M_WAVE_STALL_NS_MEAN, 1e-6, 2, 8 },
-	{ "first_ms", CB_M_WAVE_STALL_NS_FIRST, 1e-6, 2, 9 },
-	{ "last_ms", CB_M_WAVE_STALL_NS_LAST, 1e-6, 2, 8 },
-	{ "outside", CB_M_WAVE_STALLS_OUTSIDE, 1, -1, 8 },
-	{ "thp_ok%", CB_M_WAVE_THP_SUCCESS_MEAN, 100, 1, 8 },
-	{ "ready_o9", CB_M_WAVE_READY_O9_MEAN, 1, 1, 9 },
-	{ "breakup_o9", CB_M_BREAKUP_O9_EST, 1, -1, 11 },
-};
-
-#define NWAVE (sizeof(wave_cols) / sizeof(wave_cols[0]))
-
-enum table { T_MAIN, T_COST, T_WAVES };
+/*
+ * the report's tables are views of the metric table (cb_metrics_view): the main table, the
+ * cost table (what the background work cost and what it bought) and the waves table, for
+ * workloads of recurring demand (analysis/README.md: Waves); each row says its heading and scale
+ */
+enum table { T_MAIN = CB_VIEW_REPORT, T_COST = CB_VIEW_REPORT_COST,
+	     T_WAVES = CB_VIEW_REPORT_WAVES };
 
 static void fmt_val(char *buf, size_t len, double v, int decimals)
 {
@@ -100,12 +58,13 @@ static void fmt_val(char *buf, size_t len, double v, int decimals)
 	snprintf(buf, len, "%.*f", decimals, v);
 }
 
-/* the median of column @c over @g, formatted, or "-" */
-static void cell_text(const struct group *g, const struct col *c, char *buf, size_t len)
+/* the median of metric @m over @g, formatted as its report column says, or "-" */
+static void cell_text(const struct group *g, int m, char *buf, size_t len)
 {
+	const struct cb_report_col *c = &cb_metrics[m].col;
 	double v;
 
-	if (cb_metrics_aggregate(c->m, g->vals, g->n, &v))
+	if (cb_metrics_aggregate(m, g->vals, g->n, &v))
 		snprintf(buf, len, "-");
 	else
 		fmt_val(buf, len, v * c->scale, c->decimals);
@@ -123,13 +82,11 @@ static void notes_text(const struct group *g, char *buf, size_t len)
 			 g->n);
 }
 
-/*
- * the exchange rate of @g against the baseline @base: extra background CPU (kcompactd +
- * khugepaged + the wmark policy's thread) per unit of direct-compaction stall time avoided, from the medians
- */
+/* the exchange rate of @g against the baseline @base (cb_exchange_rate), from the medians */
 static void exchange_text(const struct group *g, const struct group *base, char *buf, size_t len)
 {
 	double cpu, cpu0, st, st0;
+	struct cb_exchange x;
 
 	if (g == base) {
 		snprintf(buf, len, "baseline");
@@ -142,10 +99,10 @@ static void exchange_text(const struct group *g, const struct group *base, char 
 		snprintf(buf, len, "-");
 		return;
 	}
-	if (st0 - st <= 0)
+	if (cb_exchange_rate(cpu0, cpu, st0, st, &x))
 		snprintf(buf, len, "n/a (none avoided)");
 	else
-		snprintf(buf, len, "%.3f", (cpu - cpu0) / (st0 - st));
+		snprintf(buf, len, "%.3f", x.rate);
 }
 
 /* which source energy_rapl_J came from, over the cells of (@kernel, @workload) */
@@ -176,12 +133,12 @@ static void energy_source_line(FILE *txt, FILE *md, const struct group *gs, int 
 }
 
 static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const char *kernel,
-			const char *workload, const struct col *cl, size_t nc, enum table t)
+			const char *workload, enum table t)
 {
 	bool cost = t == T_COST;
 	struct group *base = NULL;
 	char buf[64], notes[128];
-	size_t c;
+	int ids[CB_M_NR], nc = cb_metrics_view((enum cb_view)t, ids, CB_M_NR), c;
 	int i;
 
 	if (t == T_MAIN) {
@@ -206,8 +163,8 @@ static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const cha
 	fprintf(txt, "%-16s %4s", "setting", "reps");
 	fprintf(md, "| setting | reps |");
 	for (c = 0; c < nc; c++) {
-		fprintf(txt, " %*s", cl[c].width, cl[c].head);
-		fprintf(md, " %s |", cl[c].head);
+		fprintf(txt, " %*s", cb_metrics[ids[c]].col.width, cb_metrics[ids[c]].col.head);
+		fprintf(md, " %s |", cb_metrics[ids[c]].col.head);
 	}
 	fprintf(txt, "  %s\n", cost ? "exchange_rate" : "notes");
 	fprintf(md, " %s |\n| --- | ---: |", cost ? "exchange rate" : "notes");
@@ -224,8 +181,8 @@ static void print_table(FILE *txt, FILE *md, struct group *gs, int ng, const cha
 		fprintf(txt, "%-16s %4d", g->setting, g->n);
 		fprintf(md, "| %s | %d |", g->setting, g->n);
 		for (c = 0; c < nc; c++) {
-			cell_text(g, &cl[c], buf, sizeof(buf));
-			fprintf(txt, " %*s", cl[c].width, buf);
+			cell_text(g, ids[c], buf, sizeof(buf));
+			fprintf(txt, " %*s", cb_metrics[ids[c]].col.width, buf);
 			fprintf(md, " %s |", buf);
 		}
 		if (cost)
@@ -316,11 +273,10 @@ static const struct {
 static void verdict_pair(FILE *txt, FILE *md, const struct group *base, const struct group *cand,
 			 const char *what)
 {
-	double *va = calloc(base->n + 1, sizeof(double)), *vb = calloc(cand->n + 1, sizeof(double));
+	double *va = cb_xcalloc(base->n + 1, sizeof(double));
+	double *vb = cb_xcalloc(cand->n + 1, sizeof(double));
 	char reps[64], phrase[640];
 
-	if (!va || !vb)
-		abort();
 	reps_text(reps, sizeof(reps), base->n, cand->n);
 	fprintf(txt, "verdict: %s: '%s' against '%s' (%s):\n", what, cand->setting, base->setting,
 		reps);
@@ -593,13 +549,10 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 			if (same_kw(&gs[j], &gs[i]))
 				break;
 		if (j == i && kw_analyzed(gs, ng, i)) {
-			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, cols, NCOLS,
-				    T_MAIN);
-			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, cost_cols,
-				    NCOST, T_COST);
+			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, T_MAIN);
+			print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, T_COST);
 			if (kw_has(gs, ng, i, CB_M_WAVE_COUNT))
-				print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload,
-					    wave_cols, NWAVE, T_WAVES);
+				print_table(txt, md, gs, ng, gs[i].kernel, gs[i].workload, T_WAVES);
 		}
 	}
 	if (pending)

@@ -100,10 +100,27 @@ static bool get_cb_json_num(struct json_object *o, const char *key, double *v)
 	return isfinite(*v);
 }
 
+/* the number at the dotted @path ("fault_ns.p50") in @o; false when absent or not a number */
+static bool get_json_path_num(struct json_object *o, const char *path, double *v)
+{
+	char key[64];
+	const char *dot;
+
+	while ((dot = strchr(path, '.'))) {
+		if ((size_t)(dot - path) >= sizeof(key))
+			return false;
+		snprintf(key, sizeof(key), "%.*s", (int)(dot - path), path);
+		if (!o || !json_object_object_get_ex(o, key, &o))
+			return false;
+		path = dot + 1;
+	}
+	return get_cb_json_num(o, path, v);
+}
+
 int cb_wl_read_summary(const char *cell_dir, struct cb_wl_summary *out, char *err, size_t errlen)
 {
 	char dir[PATH_MAX], path[PATH_MAX], *name, *line = NULL;
-	struct json_object *last = NULL, *fault = NULL;
+	struct json_object *last = NULL;
 	size_t cap = 0;
 	FILE *f;
 
@@ -140,12 +157,10 @@ int cb_wl_read_summary(const char *cell_dir, struct cb_wl_summary *out, char *er
 	if (!last)
 		return 0;	/* the workload died before its summary: its metrics are null */
 	out->present = true;
-	out->has[0] = get_cb_json_num(last, "huge", &out->huge);
-	out->has[1] = get_cb_json_num(last, "base", &out->base);
-	out->has[2] = get_cb_json_num(last, "thp_success_rate", &out->rate);
-	json_object_object_get_ex(last, "fault_ns", &fault);
-	out->has[3] = get_cb_json_num(fault, "p50", &out->p50);
-	out->has[4] = get_cb_json_num(fault, "p99", &out->p99);
+	/* each workload metric at the JSON path its row names */
+	for (int m = 0; m < CB_M_NR; m++)
+		if (cb_metrics[m].wl_path)
+			out->has[m] = get_json_path_num(last, cb_metrics[m].wl_path, &out->v[m]);
 	json_object_put(last);
 	return 0;
 }

@@ -4,6 +4,7 @@
  */
 #include "analyze.h"
 #include "meta.h"
+#include "metrics.h"
 #include "run_cell.h"
 #include "target.h"
 #include "timing.h"
@@ -21,7 +22,7 @@ static void cell_figures(const char *cell_dir, char *buf, size_t size)
 	char path[PATH_MAX], err[1024];
 	struct json_object *sum, *m, *x;
 	double v[3] = { -1, -1, -1 };
-	static const char *const keys[] = { "dc_stalls", "vm_compact_stall", "wl_thp_success_rate" };
+	int ids[3], n = cb_metrics_view(CB_VIEW_PROGRESS, ids, 3);	/* the line's figures */
 
 	buf[0] = '\0';
 	if (cb_analyze_cell(cell_dir, err, sizeof(err)) < 0) {
@@ -32,8 +33,8 @@ static void cell_figures(const char *cell_dir, char *buf, size_t size)
 		return;
 	sum = json_object_from_file(path);
 	if (sum && json_object_object_get_ex(sum, "metrics", &m)) {
-		for (int i = 0; i < 3; i++)
-			if (json_object_object_get_ex(m, keys[i], &x) && x)
+		for (int i = 0; i < n; i++)
+			if (json_object_object_get_ex(m, cb_metrics[ids[i]].name, &x) && x)
 				v[i] = json_object_get_double(x);
 	}
 	json_object_put(sum);

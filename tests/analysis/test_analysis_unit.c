@@ -244,7 +244,9 @@ static void test_metrics(void **state)
 	for (i = 0; i < CB_M_NR; i++) {
 		assert_non_null(cb_metrics[i].name);
 		assert_int_equal(cb_metric_find(cb_metrics[i].name), i);
-		assert_true(cb_metrics[i].get || cb_metrics[i].vmstat);
+		assert_true(cb_metrics[i].get || cb_metrics[i].vmstat || cb_metrics[i].wl_path);
+		/* a JSON path is the workload's own summary line: workload rows only */
+		assert_true(!cb_metrics[i].wl_path || cb_metrics[i].source == CB_SRC_WORKLOAD);
 	}
 	cb_vmstat_parse(vm_before, &b, NULL);
 	cb_vmstat_parse(vm_after, &a, NULL);
@@ -302,8 +304,10 @@ static void test_workload_summary(void **state)
 	assert_int_equal(cb_wl_read_summary(dir, &wl, err, sizeof(err)), 0);
 	assert_true(wl.present);
 	assert_string_equal(wl.file, "workload/2-demand-thp-demand.jsonl");
-	assert_true(wl.huge == 3 && wl.base == 1 && wl.rate == 0.75);
-	assert_true(wl.has[3] && wl.p50 == 1000 && wl.has[4] && wl.p99 == 5000);
+	assert_true(wl.v[CB_M_WL_THP_HUGE] == 3 && wl.v[CB_M_WL_THP_BASE] == 1 &&
+		    wl.v[CB_M_WL_THP_SUCCESS_RATE] == 0.75);
+	assert_true(wl.has[CB_M_WL_FAULT_P50_NS] && wl.v[CB_M_WL_FAULT_P50_NS] == 1000 &&
+		    wl.has[CB_M_WL_FAULT_P99_NS] && wl.v[CB_M_WL_FAULT_P99_NS] == 5000);
 	assert_int_equal(cb_rm_rf(dir), 0);
 }
 
