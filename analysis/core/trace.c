@@ -26,6 +26,7 @@ struct cb_trace {
 	struct tep_handle *tep;
 	struct cb_shed *shed;	/* v6: drop pages read (shed.h) */
 	struct cb_tracecheck info; /* what the page check found */
+	struct cb_trace_field type_f, pid_f; /* common_type, common_pid; f NULL: ask tep */
 	char path[PATH_MAX];
 };
 
@@ -117,6 +118,8 @@ static int init_data(struct cb_trace *t)
 	return ret;
 }
 
+static void resolve_common(struct cb_trace *t);
+
 struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 {
 	struct cb_tracecheck info;
@@ -170,6 +173,7 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 		cb_trace_close(t);
 		return NULL;
 	}
+	resolve_common(t);
 	return t;
 }
 
@@ -316,40 +320,16 @@ int cb_trace_foreach_event(struct cb_trace *t,
 	return 0;
 }
 
-int cb_trace_u64(const struct cb_trace_field *fld, const struct tep_record *rec,
-		 unsigned long long *val)
+int cb_trace_u64_slow(const struct cb_trace_field *fld, const struct tep_record *rec,
+		      unsigned long long *val)
 {
-	const unsigned char *p;
-	uint16_t v2;
-	uint32_t v4;
-
 	*val = 0;
 	if (!fld->f || fld->offset + fld->size > (unsigned int)rec->size) {
 		errno = EINVAL;
 		return -1;
 	}
-	p = (const unsigned char *)rec->data + fld->offset;
-	switch (fld->size) {
-	case 1:
-		*val = *p;
-		return 0;
-	case 2:
-		memcpy(&v2, p, 2);
-		*val = fld->swap ? __builtin_bswap16(v2) : v2;
-		return 0;
-	case 4:
-		memcpy(&v4, p, 4);
-		*val = fld->swap ? __builtin_bswap32(v4) : v4;
-		return 0;
-	case 8:
-		memcpy(val, p, 8);
-		if (fld->swap)
-			*val = __builtin_bswap64(*val);
-		return 0;
-	default:
-		/* tep_read_number_field only reads; its prototype lacks the const */
-		return tep_read_number_field(fld->f, rec->data, val) ? -1 : 0;
-	}
+	/* tep_read_number_field only reads; its prototype lacks the const */
+	return tep_read_number_field(fld->f, rec->data, val) ? -1 : 0;
 }
 
 int cb_trace_s64(const struct cb_trace_field *fld, const struct tep_record *rec, long long *val)
@@ -367,9 +347,37 @@ int cb_trace_s64(const struct cb_trace_field *fld, const struct tep_record *rec,
 	return ret;
 }
 
+/*
+ * common_type and common_pid at the offsets the formats give (every event has them at the
+ * same place), read as cb_trace_u64 reads a field: tep_data_type() and tep_data_pid()
+ * look the field up again on every call. A record too short for them goes to libtraceevent
+ * as before, so the value is the same either way.
+ */
+static void resolve_common(struct cb_trace *t)
+{
+	struct tep_event *ev = tep_get_events_count(t->tep) > 0 ? tep_get_event(t->tep, 0) : NULL;
+	struct tep_format_field *ft = ev ? tep_find_common_field(ev, "common_type") : NULL;
+	struct tep_format_field *fp = ev ? tep_find_common_field(ev, "common_pid") : NULL;
+	bool swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
+
+	if (ft && ft->size > 0 && ft->size <= 4 && (ft->size & (ft->size - 1)) == 0)
+		t->type_f = (struct cb_trace_field){ ft, ft->offset, ft->size, swap };
+	if (fp && fp->size > 0 && fp->size <= 4 && (fp->size & (fp->size - 1)) == 0)
+		t->pid_f = (struct cb_trace_field){ fp, fp->offset, fp->size, swap };
+}
+
+static inline int rec_type(struct cb_trace *t, struct tep_record *rec)
+{
+	unsigned long long v;
+
+	if (!cb_trace_u64(&t->type_f, rec, &v))
+		return (int)v;
+	return tep_data_type(t->tep, rec);
+}
+
 int cb_trace_type(struct cb_trace *t, struct tep_record *rec)
 {
-	return tep_data_type(t->tep, rec);
+	return rec_type(t, rec);
 }
 
 const char *cb_trace_event_system(struct cb_trace *t, int type)
@@ -381,6 +389,10 @@ const char *cb_trace_event_system(struct cb_trace *t, int type)
 
 int cb_trace_pid(struct cb_trace *t, struct tep_record *rec)
 {
+	unsigned long long v;
+
+	if (!cb_trace_u64(&t->pid_f, rec, &v))
+		return (int)v;
 	return tep_data_pid(t->tep, rec);
 }
 
@@ -392,6 +404,8 @@ const char *cb_trace_comm(struct cb_trace *t, int pid)
 		return NULL;
 	return tep_data_comm_from_pid(t->tep, pid);
 }
+
+#define SHED_EVERY 64	/* records between two looks at where the reader is (a power of 2) */
 
 struct iter {
 	struct cb_trace *t;
@@ -406,17 +420,20 @@ static int iter_one(struct tracecmd_input *in, struct tep_record *rec, int cpu, 
 	struct iter *it = data;
 	struct cb_trace_stats *st = it->st;
 
-	if (rec->missed_events > 0)
-		st->missed += rec->missed_events;
-	else if (rec->missed_events < 0)
-		st->missed_unknown++;
-	if (!st->events)
+	if (__builtin_expect(rec->missed_events != 0, 0)) {
+		if (rec->missed_events > 0)
+			st->missed += rec->missed_events;
+		else
+			st->missed_unknown++;
+	}
+	if (__builtin_expect(!st->events, 0))
 		st->first_ts = rec->ts;
 	st->last_ts = rec->ts;
 	st->events++;
-	if (it->t->shed)
+	/* a look every SHED_EVERY records keeps each CPU's resident tail to a few pages */
+	if (it->t->shed && !(st->events & (SHED_EVERY - 1)))
 		cb_shed_note(it->t->shed, cpu, rec->data);
-	if (it->fn && it->fn(it->t, rec, tep_data_type(it->t->tep, rec), it->data) < 0) {
+	if (it->fn && it->fn(it->t, rec, rec_type(it->t, rec), it->data) < 0) {
 		it->failed = 1;
 		return -1;
 	}
