@@ -378,6 +378,25 @@ static int resolve_probes(struct cb_trace *t, struct adapter *a, char *err, size
 	return 0;
 }
 
+/*
+ * libtracecmd hands on_record only the events it reads (cb_trace_select): those of a kind,
+ * the probes' when they run, and of kmem:mm_page_alloc those above order 0
+ */
+static int select_used(struct cb_trace *t, struct adapter *a)
+{
+	unsigned char *want = malloc(a->max_id + 1);
+	int id, ret;
+
+	if (!want)
+		return -1;
+	for (id = 0; id <= a->max_id; id++)
+		want[id] = a->kind_of[id] != K_IGNORE ||
+			   (a->s->probe.present && a->pkind_of[id] >= 0);
+	ret = cb_trace_select(t, want, a->max_id + 1, a->id[E_ALLOC], &a->alloc_order);
+	free(want);
+	return ret;
+}
+
 int cb_stalls_read_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen)
 {
 	struct adapter a = { .s = s, .err = err, .errlen = errlen, .max_id = -1 };
@@ -418,6 +437,10 @@ int cb_stalls_read_trace(const char *path, struct cb_stalls *s, char *err, size_
 	resolve_symbols(t, &a);
 	if (resolve_probes(t, &a, err, errlen))
 		goto out;
+	if (select_used(t, &a)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
 	if (cb_trace_iterate(t, on_record, &a, &st, err, errlen))
 		goto out;
 	if (cb_stalls_finish(s) || (s->probe.present && cb_pstalls_finish(&s->probe))) {

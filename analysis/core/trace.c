@@ -27,6 +27,9 @@ struct cb_trace {
 	struct cb_shed *shed;	/* v6: drop pages read (shed.h) */
 	struct cb_tracecheck info; /* what the page check found */
 	struct cb_trace_field type_f, pid_f; /* common_type, common_pid; f NULL: ask tep */
+	unsigned char *want;	/* cb_trace_select: by event id; NULL: every record */
+	int nwant, pos_type;
+	struct cb_trace_field pos;
 	char path[PATH_MAX];
 };
 
@@ -184,6 +187,7 @@ void cb_trace_close(struct cb_trace *t)
 	if (t->in)
 		tracecmd_close(t->in);
 	cb_shed_free(t->shed);
+	free(t->want);
 	free(t);
 }
 
@@ -405,6 +409,41 @@ const char *cb_trace_comm(struct cb_trace *t, int pid)
 	return tep_data_comm_from_pid(t->tep, pid);
 }
 
+int cb_trace_select(struct cb_trace *t, const unsigned char *want, int n, int pos_type,
+		    const struct cb_trace_field *pos)
+{
+	free(t->want);
+	t->want = NULL;
+	t->nwant = 0;
+	if (!want || n <= 0)
+		return 0;
+	t->want = malloc(n);
+	if (!t->want) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(t->want, want, n);
+	t->nwant = n;
+	t->pos_type = pos_type;
+	memset(&t->pos, 0, sizeof(t->pos));
+	if (pos)
+		t->pos = *pos;
+	return 0;
+}
+
+/* what cb_trace_select asks for */
+static inline bool wanted(const struct cb_trace *t, struct tep_record *rec, int type)
+{
+	unsigned long long v;
+
+	if (type < 0 || type >= t->nwant || !t->want[type])
+		return false;
+	if (type != t->pos_type || !t->pos.f)
+		return true;
+	cb_trace_u64(&t->pos, rec, &v);
+	return (int)v > 0;
+}
+
 #define SHED_EVERY 64	/* records between two looks at where the reader is (a power of 2) */
 
 struct iter {
@@ -419,6 +458,7 @@ static int iter_one(struct tracecmd_input *in, struct tep_record *rec, int cpu, 
 {
 	struct iter *it = data;
 	struct cb_trace_stats *st = it->st;
+	int type;
 
 	if (__builtin_expect(rec->missed_events != 0, 0)) {
 		if (rec->missed_events > 0)
@@ -433,7 +473,12 @@ static int iter_one(struct tracecmd_input *in, struct tep_record *rec, int cpu, 
 	/* a look every SHED_EVERY records keeps each CPU's resident tail to a few pages */
 	if (it->t->shed && !(st->events & (SHED_EVERY - 1)))
 		cb_shed_note(it->t->shed, cpu, rec->data);
-	if (it->fn && it->fn(it->t, rec, rec_type(it->t, rec), it->data) < 0) {
+	if (!it->fn)
+		return 0;
+	type = rec_type(it->t, rec);
+	if (it->t->want && !rec->missed_events && !wanted(it->t, rec, type))
+		return 0;
+	if (it->fn(it->t, rec, type, it->data) < 0) {
 		it->failed = 1;
 		return -1;
 	}

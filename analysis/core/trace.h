@@ -163,6 +163,18 @@ struct cb_trace_stats {
 };
 
 /*
+ * cb_trace_select - hand cb_trace_iterate's callback only the records it uses: those whose
+ * event id @type has @want[type] != 0 (@n ids, others are not wanted), and of event id
+ * @pos_type (-1: none) only those whose field @pos reads as an int > 0 (e.g. the order of
+ * kmem:mm_page_alloc: order-0 allocations are most of such a trace and tell nothing). A
+ * record that follows a loss is always handed over, and every record is still counted in
+ * the stats. Call it again with @want NULL to hand over everything. Returns 0, or -1 with
+ * errno ENOMEM.
+ */
+int cb_trace_select(struct cb_trace *t, const unsigned char *want, int n, int pos_type,
+		    const struct cb_trace_field *pos);
+
+/*
  * cb_trace_iterate - call @fn for every record of every CPU in timestamp order
  * @fn returns 0 to go on, or a negative number to stop (it then returns -1 with its own
  * message in @err). @stats (may be NULL) receives what the pass saw.
