@@ -30,6 +30,8 @@ struct cb_trace {
 	unsigned char *want;	/* cb_trace_select: by event id; NULL: every record */
 	int nwant, pos_type;
 	struct cb_trace_field pos;
+	bool type_le2;		/* common_type: 2 bytes at offset 0, host order */
+	bool pos_le4;		/* pos: 4 bytes, host order */
 	char path[PATH_MAX];
 };
 
@@ -366,6 +368,7 @@ static void resolve_common(struct cb_trace *t)
 
 	if (ft && ft->size > 0 && ft->size <= 4 && (ft->size & (ft->size - 1)) == 0)
 		t->type_f = (struct cb_trace_field){ ft, ft->offset, ft->size, swap };
+	t->type_le2 = ft && ft->offset == 0 && ft->size == 2 && !swap;
 	if (fp && fp->size > 0 && fp->size <= 4 && (fp->size & (fp->size - 1)) == 0)
 		t->pid_f = (struct cb_trace_field){ fp, fp->offset, fp->size, swap };
 }
@@ -373,7 +376,13 @@ static void resolve_common(struct cb_trace *t)
 static inline int rec_type(struct cb_trace *t, struct tep_record *rec)
 {
 	unsigned long long v;
+	uint16_t v2;
 
+	/* the usual layout: a 2-byte common_type first, in the host's byte order */
+	if (t->type_le2 && rec->size >= 2) {
+		memcpy(&v2, rec->data, 2);
+		return v2;
+	}
 	if (!cb_trace_u64(&t->type_f, rec, &v))
 		return (int)v;
 	return tep_data_type(t->tep, rec);
@@ -428,6 +437,7 @@ int cb_trace_select(struct cb_trace *t, const unsigned char *want, int n, int po
 	memset(&t->pos, 0, sizeof(t->pos));
 	if (pos)
 		t->pos = *pos;
+	t->pos_le4 = t->pos.f && t->pos.size == 4 && !t->pos.swap;
 	return 0;
 }
 
@@ -440,6 +450,12 @@ static inline bool wanted(const struct cb_trace *t, struct tep_record *rec, int 
 		return false;
 	if (type != t->pos_type || !t->pos.f)
 		return true;
+	if (t->pos_le4 && t->pos.offset + 4 <= (unsigned int)rec->size) {
+		int32_t v4;
+
+		memcpy(&v4, (const char *)rec->data + t->pos.offset, 4);
+		return v4 > 0;
+	}
 	cb_trace_u64(&t->pos, rec, &v);
 	return (int)v > 0;
 }
