@@ -466,33 +466,66 @@ struct iter {
 	struct cb_trace *t;
 	cb_trace_fn fn;
 	void *data;
-	struct cb_trace_stats *st;
+	struct cb_trace_stats *st;	/* events and last_ts are kept here, copied at the end */
+	uint64_t events, last_ts;
+	const unsigned char *want;	/* t's selection, NULL: every record */
+	int nwant, pos_type;
+	bool fast;		/* common_type 2 bytes at 0, pos (if any) 4 bytes, host order */
 	int failed;
 };
+
+/* what a record rarely needs: a loss to count, the first timestamp, a look for the shed */
+static void iter_rare(struct iter *it, struct tep_record *rec, int cpu)
+{
+	struct cb_trace_stats *st = it->st;
+
+	if (rec->missed_events > 0)
+		st->missed += rec->missed_events;
+	else if (rec->missed_events < 0)
+		st->missed_unknown++;
+	if (it->events == 1)
+		st->first_ts = rec->ts;
+	/* a look every SHED_EVERY records keeps each CPU's resident tail to a few pages */
+	if (it->t->shed && !(it->events & (SHED_EVERY - 1)))
+		cb_shed_note(it->t->shed, cpu, rec->data);
+}
+
+/* whether @fn gets @rec: cb_trace_select's rule, with the usual layout read in one load */
+static inline bool handed(const struct iter *it, struct tep_record *rec, int *type)
+{
+	const struct cb_trace *t = it->t;
+	uint16_t v2;
+	int32_t v4;
+
+	if (it->fast && rec->size >= 2) {
+		memcpy(&v2, rec->data, 2);
+		*type = v2;
+		if (!it->want)
+			return true;
+		if (*type >= it->nwant || !it->want[*type])
+			return rec->missed_events != 0;
+		if (*type != it->pos_type)
+			return true;
+		if (t->pos.offset + 4 <= (unsigned int)rec->size) {
+			memcpy(&v4, (const char *)rec->data + t->pos.offset, 4);
+			return v4 > 0 || rec->missed_events;
+		}
+	}
+	*type = rec_type((struct cb_trace *)t, rec);
+	return !it->want || rec->missed_events || wanted(t, rec, *type);
+}
 
 static int iter_one(struct tracecmd_input *in, struct tep_record *rec, int cpu, void *data)
 {
 	struct iter *it = data;
-	struct cb_trace_stats *st = it->st;
 	int type;
 
-	if (__builtin_expect(rec->missed_events != 0, 0)) {
-		if (rec->missed_events > 0)
-			st->missed += rec->missed_events;
-		else
-			st->missed_unknown++;
-	}
-	if (__builtin_expect(!st->events, 0))
-		st->first_ts = rec->ts;
-	st->last_ts = rec->ts;
-	st->events++;
-	/* a look every SHED_EVERY records keeps each CPU's resident tail to a few pages */
-	if (it->t->shed && !(st->events & (SHED_EVERY - 1)))
-		cb_shed_note(it->t->shed, cpu, rec->data);
-	if (!it->fn)
-		return 0;
-	type = rec_type(it->t, rec);
-	if (it->t->want && !rec->missed_events && !wanted(it->t, rec, type))
+	it->events++;
+	it->last_ts = rec->ts;
+	if (__builtin_expect(rec->missed_events != 0 || it->events == 1 ||
+			     !(it->events & (SHED_EVERY - 1)), 0))
+		iter_rare(it, rec, cpu);
+	if (!it->fn || !handed(it, rec, &type))
 		return 0;
 	if (it->fn(it->t, rec, type, it->data) < 0) {
 		it->failed = 1;
@@ -510,8 +543,14 @@ int cb_trace_iterate(struct cb_trace *t, cb_trace_fn fn, void *data, struct cb_t
 
 	memset(it.st, 0, sizeof(*it.st));
 	it.st->nr_cpus = tep_get_cpus(t->tep);
+	it.want = t->want;
+	it.nwant = t->nwant;
+	it.pos_type = t->want && t->pos.f ? t->pos_type : -1;
+	it.fast = t->type_le2 && (it.pos_type < 0 || t->pos_le4);
 	errno = 0;
 	ret = tracecmd_iterate_events(t->in, NULL, 0, iter_one, &it);
+	it.st->events = it.events;
+	it.st->last_ts = it.last_ts;
 	if (it.failed)
 		return -1;	/* the callback wrote its message */
 	if (ret < 0) {
