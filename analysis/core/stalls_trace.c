@@ -205,10 +205,10 @@ static int on_probe(struct cb_trace *t, struct adapter *a, struct tep_record *re
 static int on_record(struct cb_trace *t, struct tep_record *rec, int type, void *data)
 {
 	struct adapter *a = data;
-	struct cb_sev ev = { .ts = rec->ts, .order = -1 };
+	struct cb_sev ev;
 	int k = type >= 0 && type <= a->max_id ? a->kind_of[type] : K_IGNORE;
 
-	if (rec->missed_events) {
+	if (__builtin_expect(rec->missed_events != 0, 0)) {
 		struct cb_sev loss = { .kind = CB_SEV_LOSS, .ts = rec->ts };
 
 		struct cb_pev ploss = { .kind = CB_PEV_LOSS, .ts = rec->ts };
@@ -222,6 +222,10 @@ static int on_record(struct cb_trace *t, struct tep_record *rec, int type, void 
 		return -1;
 	if (k == K_IGNORE)
 		return 0;
+	/* most records of a trace with kmem:mm_page_alloc are order 0: drop them first */
+	if (k == E_ALLOC && (int)u64f(&a->alloc_order, rec) <= 0)
+		return 0;	/* no attempt waits for order 0, nor is it counted */
+	ev = (struct cb_sev){ .ts = rec->ts, .order = -1 };
 	ev.kind = k == K_COMPACTION ? CB_SEV_COMPACTION : wanted[k].kind;
 	switch (k) {
 	case E_TRY:
@@ -241,8 +245,6 @@ static int on_record(struct cb_trace *t, struct tep_record *rec, int type, void 
 		break;
 	case E_ALLOC:
 		ev.order = (int)u64f(&a->alloc_order, rec);
-		if (ev.order <= 0)
-			return 0;	/* no attempt waits for order 0, nor is it counted */
 		ev.ok = page_ok(a, rec);
 		break;
 	case E_ISO_MIGRATE:
@@ -376,6 +378,25 @@ static int resolve_probes(struct cb_trace *t, struct adapter *a, char *err, size
 	return 0;
 }
 
+/*
+ * libtracecmd hands on_record only the events it reads (cb_trace_select): those of a kind,
+ * the probes' when they run, and of kmem:mm_page_alloc those above order 0
+ */
+static int select_used(struct cb_trace *t, struct adapter *a)
+{
+	unsigned char *want = malloc(a->max_id + 1);
+	int id, ret;
+
+	if (!want)
+		return -1;
+	for (id = 0; id <= a->max_id; id++)
+		want[id] = a->kind_of[id] != K_IGNORE ||
+			   (a->s->probe.present && a->pkind_of[id] >= 0);
+	ret = cb_trace_select(t, want, a->max_id + 1, a->id[E_ALLOC], &a->alloc_order);
+	free(want);
+	return ret;
+}
+
 int cb_stalls_read_trace(const char *path, struct cb_stalls *s, char *err, size_t errlen)
 {
 	struct adapter a = { .s = s, .err = err, .errlen = errlen, .max_id = -1 };
@@ -416,6 +437,10 @@ int cb_stalls_read_trace(const char *path, struct cb_stalls *s, char *err, size_
 	resolve_symbols(t, &a);
 	if (resolve_probes(t, &a, err, errlen))
 		goto out;
+	if (select_used(t, &a)) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out;
+	}
 	if (cb_trace_iterate(t, on_record, &a, &st, err, errlen))
 		goto out;
 	if (cb_stalls_finish(s) || (s->probe.present && cb_pstalls_finish(&s->probe))) {

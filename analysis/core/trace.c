@@ -26,6 +26,12 @@ struct cb_trace {
 	struct tep_handle *tep;
 	struct cb_shed *shed;	/* v6: drop pages read (shed.h) */
 	struct cb_tracecheck info; /* what the page check found */
+	struct cb_trace_field type_f, pid_f; /* common_type, common_pid; f NULL: ask tep */
+	unsigned char *want;	/* cb_trace_select: by event id; NULL: every record */
+	int nwant, pos_type;
+	struct cb_trace_field pos;
+	bool type_le2;		/* common_type: 2 bytes at offset 0, host order */
+	bool pos_le4;		/* pos: 4 bytes, host order */
 	char path[PATH_MAX];
 };
 
@@ -117,6 +123,8 @@ static int init_data(struct cb_trace *t)
 	return ret;
 }
 
+static void resolve_common(struct cb_trace *t);
+
 struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 {
 	struct cb_tracecheck info;
@@ -170,6 +178,7 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 		cb_trace_close(t);
 		return NULL;
 	}
+	resolve_common(t);
 	return t;
 }
 
@@ -180,6 +189,7 @@ void cb_trace_close(struct cb_trace *t)
 	if (t->in)
 		tracecmd_close(t->in);
 	cb_shed_free(t->shed);
+	free(t->want);
 	free(t);
 }
 
@@ -316,40 +326,16 @@ int cb_trace_foreach_event(struct cb_trace *t,
 	return 0;
 }
 
-int cb_trace_u64(const struct cb_trace_field *fld, const struct tep_record *rec,
-		 unsigned long long *val)
+int cb_trace_u64_slow(const struct cb_trace_field *fld, const struct tep_record *rec,
+		      unsigned long long *val)
 {
-	const unsigned char *p;
-	uint16_t v2;
-	uint32_t v4;
-
 	*val = 0;
 	if (!fld->f || fld->offset + fld->size > (unsigned int)rec->size) {
 		errno = EINVAL;
 		return -1;
 	}
-	p = (const unsigned char *)rec->data + fld->offset;
-	switch (fld->size) {
-	case 1:
-		*val = *p;
-		return 0;
-	case 2:
-		memcpy(&v2, p, 2);
-		*val = fld->swap ? __builtin_bswap16(v2) : v2;
-		return 0;
-	case 4:
-		memcpy(&v4, p, 4);
-		*val = fld->swap ? __builtin_bswap32(v4) : v4;
-		return 0;
-	case 8:
-		memcpy(val, p, 8);
-		if (fld->swap)
-			*val = __builtin_bswap64(*val);
-		return 0;
-	default:
-		/* tep_read_number_field only reads; its prototype lacks the const */
-		return tep_read_number_field(fld->f, rec->data, val) ? -1 : 0;
-	}
+	/* tep_read_number_field only reads; its prototype lacks the const */
+	return tep_read_number_field(fld->f, rec->data, val) ? -1 : 0;
 }
 
 int cb_trace_s64(const struct cb_trace_field *fld, const struct tep_record *rec, long long *val)
@@ -367,9 +353,44 @@ int cb_trace_s64(const struct cb_trace_field *fld, const struct tep_record *rec,
 	return ret;
 }
 
+/*
+ * common_type and common_pid at the offsets the formats give (every event has them at the
+ * same place), read as cb_trace_u64 reads a field: tep_data_type() and tep_data_pid()
+ * look the field up again on every call. A record too short for them goes to libtraceevent
+ * as before, so the value is the same either way.
+ */
+static void resolve_common(struct cb_trace *t)
+{
+	struct tep_event *ev = tep_get_events_count(t->tep) > 0 ? tep_get_event(t->tep, 0) : NULL;
+	struct tep_format_field *ft = ev ? tep_find_common_field(ev, "common_type") : NULL;
+	struct tep_format_field *fp = ev ? tep_find_common_field(ev, "common_pid") : NULL;
+	bool swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
+
+	if (ft && ft->size > 0 && ft->size <= 4 && (ft->size & (ft->size - 1)) == 0)
+		t->type_f = (struct cb_trace_field){ ft, ft->offset, ft->size, swap };
+	t->type_le2 = ft && ft->offset == 0 && ft->size == 2 && !swap;
+	if (fp && fp->size > 0 && fp->size <= 4 && (fp->size & (fp->size - 1)) == 0)
+		t->pid_f = (struct cb_trace_field){ fp, fp->offset, fp->size, swap };
+}
+
+static inline int rec_type(struct cb_trace *t, struct tep_record *rec)
+{
+	unsigned long long v;
+	uint16_t v2;
+
+	/* the usual layout: a 2-byte common_type first, in the host's byte order */
+	if (t->type_le2 && rec->size >= 2) {
+		memcpy(&v2, rec->data, 2);
+		return v2;
+	}
+	if (!cb_trace_u64(&t->type_f, rec, &v))
+		return (int)v;
+	return tep_data_type(t->tep, rec);
+}
+
 int cb_trace_type(struct cb_trace *t, struct tep_record *rec)
 {
-	return tep_data_type(t->tep, rec);
+	return rec_type(t, rec);
 }
 
 const char *cb_trace_event_system(struct cb_trace *t, int type)
@@ -381,6 +402,10 @@ const char *cb_trace_event_system(struct cb_trace *t, int type)
 
 int cb_trace_pid(struct cb_trace *t, struct tep_record *rec)
 {
+	unsigned long long v;
+
+	if (!cb_trace_u64(&t->pid_f, rec, &v))
+		return (int)v;
 	return tep_data_pid(t->tep, rec);
 }
 
@@ -393,30 +418,116 @@ const char *cb_trace_comm(struct cb_trace *t, int pid)
 	return tep_data_comm_from_pid(t->tep, pid);
 }
 
+int cb_trace_select(struct cb_trace *t, const unsigned char *want, int n, int pos_type,
+		    const struct cb_trace_field *pos)
+{
+	free(t->want);
+	t->want = NULL;
+	t->nwant = 0;
+	if (!want || n <= 0)
+		return 0;
+	t->want = malloc(n);
+	if (!t->want) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(t->want, want, n);
+	t->nwant = n;
+	t->pos_type = pos_type;
+	memset(&t->pos, 0, sizeof(t->pos));
+	if (pos)
+		t->pos = *pos;
+	t->pos_le4 = t->pos.f && t->pos.size == 4 && !t->pos.swap;
+	return 0;
+}
+
+/* what cb_trace_select asks for */
+static inline bool wanted(const struct cb_trace *t, struct tep_record *rec, int type)
+{
+	unsigned long long v;
+
+	if (type < 0 || type >= t->nwant || !t->want[type])
+		return false;
+	if (type != t->pos_type || !t->pos.f)
+		return true;
+	if (t->pos_le4 && t->pos.offset + 4 <= (unsigned int)rec->size) {
+		int32_t v4;
+
+		memcpy(&v4, (const char *)rec->data + t->pos.offset, 4);
+		return v4 > 0;
+	}
+	cb_trace_u64(&t->pos, rec, &v);
+	return (int)v > 0;
+}
+
+#define SHED_EVERY 64	/* records between two looks at where the reader is (a power of 2) */
+
 struct iter {
 	struct cb_trace *t;
 	cb_trace_fn fn;
 	void *data;
-	struct cb_trace_stats *st;
+	struct cb_trace_stats *st;	/* events and last_ts are kept here, copied at the end */
+	uint64_t events, last_ts;
+	const unsigned char *want;	/* t's selection, NULL: every record */
+	int nwant, pos_type;
+	bool fast;		/* common_type 2 bytes at 0, pos (if any) 4 bytes, host order */
 	int failed;
 };
 
-static int iter_one(struct tracecmd_input *in, struct tep_record *rec, int cpu, void *data)
+/* what a record rarely needs: a loss to count, the first timestamp, a look for the shed */
+static void iter_rare(struct iter *it, struct tep_record *rec, int cpu)
 {
-	struct iter *it = data;
 	struct cb_trace_stats *st = it->st;
 
 	if (rec->missed_events > 0)
 		st->missed += rec->missed_events;
 	else if (rec->missed_events < 0)
 		st->missed_unknown++;
-	if (!st->events)
+	if (it->events == 1)
 		st->first_ts = rec->ts;
-	st->last_ts = rec->ts;
-	st->events++;
-	if (it->t->shed)
+	/* a look every SHED_EVERY records keeps each CPU's resident tail to a few pages */
+	if (it->t->shed && !(it->events & (SHED_EVERY - 1)))
 		cb_shed_note(it->t->shed, cpu, rec->data);
-	if (it->fn && it->fn(it->t, rec, tep_data_type(it->t->tep, rec), it->data) < 0) {
+}
+
+/* whether @fn gets @rec: cb_trace_select's rule, with the usual layout read in one load */
+static inline bool handed(const struct iter *it, struct tep_record *rec, int *type)
+{
+	const struct cb_trace *t = it->t;
+	uint16_t v2;
+	int32_t v4;
+
+	if (it->fast && rec->size >= 2) {
+		memcpy(&v2, rec->data, 2);
+		*type = v2;
+		if (!it->want)
+			return true;
+		if (*type >= it->nwant || !it->want[*type])
+			return rec->missed_events != 0;
+		if (*type != it->pos_type)
+			return true;
+		if (t->pos.offset + 4 <= (unsigned int)rec->size) {
+			memcpy(&v4, (const char *)rec->data + t->pos.offset, 4);
+			return v4 > 0 || rec->missed_events;
+		}
+	}
+	*type = rec_type((struct cb_trace *)t, rec);
+	return !it->want || rec->missed_events || wanted(t, rec, *type);
+}
+
+static int iter_one(struct tracecmd_input *in, struct tep_record *rec, int cpu, void *data)
+{
+	struct iter *it = data;
+	int type;
+
+	it->events++;
+	it->last_ts = rec->ts;
+	if (__builtin_expect(rec->missed_events != 0 || it->events == 1 ||
+			     !(it->events & (SHED_EVERY - 1)), 0))
+		iter_rare(it, rec, cpu);
+	if (!it->fn || !handed(it, rec, &type))
+		return 0;
+	if (it->fn(it->t, rec, type, it->data) < 0) {
 		it->failed = 1;
 		return -1;
 	}
@@ -432,8 +543,14 @@ int cb_trace_iterate(struct cb_trace *t, cb_trace_fn fn, void *data, struct cb_t
 
 	memset(it.st, 0, sizeof(*it.st));
 	it.st->nr_cpus = tep_get_cpus(t->tep);
+	it.want = t->want;
+	it.nwant = t->nwant;
+	it.pos_type = t->want && t->pos.f ? t->pos_type : -1;
+	it.fast = t->type_le2 && (it.pos_type < 0 || t->pos_le4);
 	errno = 0;
 	ret = tracecmd_iterate_events(t->in, NULL, 0, iter_one, &it);
+	it.st->events = it.events;
+	it.st->last_ts = it.last_ts;
 	if (it.failed)
 		return -1;	/* the callback wrote its message */
 	if (ret < 0) {

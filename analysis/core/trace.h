@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <traceevent/event-parse.h>
+
 struct cb_trace;
 struct tep_record;
 struct tep_format_field;
@@ -89,12 +91,47 @@ int cb_trace_foreach_event(struct cb_trace *t,
 			   int (*fn)(int id, const char *system, const char *name, void *data),
 			   void *data);
 
+/* cb_trace_u64_slow - cb_trace_u64 for sizes other than 1, 2, 4 and 8 (libtraceevent) */
+int cb_trace_u64_slow(const struct cb_trace_field *fld, const struct tep_record *rec,
+		      unsigned long long *val);
+
 /*
  * cb_trace_u64 - read a numeric field of @rec; returns 0, or -1 if the record is too short
- * or the field is unresolved (then @val is 0)
+ * or the field is unresolved (then @val is 0). Inline: the analyzer reads one or two fields
+ * of millions of records.
  */
-int cb_trace_u64(const struct cb_trace_field *fld, const struct tep_record *rec,
-		 unsigned long long *val);
+static inline int cb_trace_u64(const struct cb_trace_field *fld, const struct tep_record *rec,
+			       unsigned long long *val)
+{
+	const unsigned char *p;
+	uint16_t v2;
+	uint32_t v4;
+
+	*val = 0;
+	if (__builtin_expect(!fld->f || fld->offset + fld->size > (unsigned int)rec->size, 0))
+		return -1;
+	p = (const unsigned char *)rec->data + fld->offset;
+	switch (fld->size) {
+	case 1:
+		*val = *p;
+		return 0;
+	case 2:
+		__builtin_memcpy(&v2, p, 2);
+		*val = fld->swap ? __builtin_bswap16(v2) : v2;
+		return 0;
+	case 4:
+		__builtin_memcpy(&v4, p, 4);
+		*val = fld->swap ? __builtin_bswap32(v4) : v4;
+		return 0;
+	case 8:
+		__builtin_memcpy(val, p, 8);
+		if (fld->swap)
+			*val = __builtin_bswap64(*val);
+		return 0;
+	default:
+		return cb_trace_u64_slow(fld, rec, val);
+	}
+}
 
 /* cb_trace_s64 - as cb_trace_u64, sign-extended by the field's size and signedness */
 int cb_trace_s64(const struct cb_trace_field *fld, const struct tep_record *rec, long long *val);
@@ -124,6 +161,18 @@ struct cb_trace_stats {
 	uint64_t first_ts, last_ts; /* timestamps of the first and last record (ns) */
 	int nr_cpus;
 };
+
+/*
+ * cb_trace_select - hand cb_trace_iterate's callback only the records it uses: those whose
+ * event id @type has @want[type] != 0 (@n ids, others are not wanted), and of event id
+ * @pos_type (-1: none) only those whose field @pos reads as an int > 0 (e.g. the order of
+ * kmem:mm_page_alloc: order-0 allocations are most of such a trace and tell nothing). A
+ * record that follows a loss is always handed over, and every record is still counted in
+ * the stats. Call it again with @want NULL to hand over everything. Returns 0, or -1 with
+ * errno ENOMEM.
+ */
+int cb_trace_select(struct cb_trace *t, const unsigned char *want, int n, int pos_type,
+		    const struct cb_trace_field *pos);
 
 /*
  * cb_trace_iterate - call @fn for every record of every CPU in timestamp order

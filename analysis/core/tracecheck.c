@@ -23,7 +23,7 @@
 #define MIN_EVENT 8		/* common_type, flags, preempt_count, pid */
 #define MIN_PAGE 256U
 #define MAX_PAGE (16U << 20)
-#define CHUNK (1U << 20)
+#define CHUNK (256U << 10)	/* bytes of CPU data read at a time */
 
 static uint32_t rd4(const unsigned char *p, int big)
 {
@@ -43,37 +43,29 @@ static uint64_t rdlong(const unsigned char *p, int size, int big)
 	return big ? __builtin_bswap64(v8) : v8;
 }
 
-long cb_tracecheck_page(const unsigned char *page, unsigned int page_size, int csize,
-			int big, char *why, size_t whylen)
+/*
+ * the records of a page's @commit data bytes (@cap in the page), counted; -1 with @why.
+ * Inlined twice, for each byte order, so the loop tests no byte order per record; the
+ * common record (type 2..28: 8 to 112 bytes of data) is counted before the switch.
+ */
+static inline __attribute__((always_inline)) long walk(const unsigned char *data,
+						      unsigned int cap, unsigned int commit,
+						      const int big, char *why, size_t whylen)
 {
-	unsigned int start = 8 + csize, cap, commit;
-	uint64_t flags;
 	long events = 0;
 	int64_t off = 0;
 
-	if (page_size < start + 8 || (csize != 4 && csize != 8)) {
-		snprintf(why, whylen, "page size %u is too small", page_size);
-		return -1;
-	}
-	cap = page_size - start;
-	flags = rdlong(page + 8, csize, big);
-	commit = (unsigned int)flags & RB_COMMIT_MASK_KBUFFER;
-	if (commit > cap) {
-		snprintf(why, whylen, "page header commit %u exceeds the page's %u data bytes",
-			 commit, cap);
-		return -1;
-	}
-	if ((flags & RB_MISSED_EVENTS) && (flags & RB_MISSED_STORED) && commit + csize > cap) {
-		snprintf(why, whylen, "the missed-events count after commit %u lies past the page",
-			 commit);
-		return -1;
-	}
 	while (off < commit) {
-		const unsigned char *d = page + start + off;
+		const unsigned char *d = data + off;
 		uint32_t tl = rd4(d, big);
 		unsigned int type = big ? tl >> 27 : tl & 31;
 		int64_t len, next;
 
+		if (type - 2 < TYPE_PADDING - 2 && off + 4 + type * 4 <= commit) {
+			off += 4 + type * 4;
+			events++;
+			continue;
+		}
 		if (type >= TYPE_PADDING || type == 0) {
 			if (off + 8 > cap) {
 				snprintf(why, whylen, "event at data offset %lld runs past the page",
@@ -114,6 +106,34 @@ long cb_tracecheck_page(const unsigned char *page, unsigned int page_size, int c
 		off = next;
 	}
 	return events;
+}
+
+long cb_tracecheck_page(const unsigned char *page, unsigned int page_size, int csize,
+			int big, char *why, size_t whylen)
+{
+	unsigned int start = 8 + csize, cap, commit;
+	uint64_t flags;
+
+	if (page_size < start + 8 || (csize != 4 && csize != 8)) {
+		snprintf(why, whylen, "page size %u is too small", page_size);
+		return -1;
+	}
+	cap = page_size - start;
+	flags = rdlong(page + 8, csize, big);
+	commit = (unsigned int)flags & RB_COMMIT_MASK_KBUFFER;
+	if (commit > cap) {
+		snprintf(why, whylen, "page header commit %u exceeds the page's %u data bytes",
+			 commit, cap);
+		return -1;
+	}
+	if ((flags & RB_MISSED_EVENTS) && (flags & RB_MISSED_STORED) && commit + csize > cap) {
+		snprintf(why, whylen, "the missed-events count after commit %u lies past the page",
+			 commit);
+		return -1;
+	}
+	if (big)
+		return walk(page + start, cap, commit, 1, why, whylen);
+	return walk(page + start, cap, commit, 0, why, whylen);
 }
 
 /* options up to the DONE id (v6: no size after it); at most 100,000 in the file */
@@ -203,7 +223,10 @@ static int check_pages(struct tc_rd *r, int cpu, const unsigned char *pages, siz
 	return 0;
 }
 
-/* uncompressed CPU data: mapped (no copy) in 1 MiB windows when aligned, else read */
+/*
+ * uncompressed CPU data: read in CHUNK blocks into one buffer that stays in the cache
+ * (cheaper than mapping and populating each window, and the same for any alignment)
+ */
 static int cpu_plain(struct tc_rd *r, int cpu, uint64_t off, uint64_t size, unsigned char *buf)
 {
 	uint64_t done = 0;
@@ -216,23 +239,12 @@ static int cpu_plain(struct tc_rd *r, int cpu, uint64_t off, uint64_t size, unsi
 			      cpu, (unsigned long long)size, psize);
 	while (done < size) {
 		size_t want = size - done > CHUNK ? CHUNK - CHUNK % psize : size - done;
-		const unsigned char *pages = buf;
-		void *map = MAP_FAILED;
-		int ret;
 
 		if (want < psize)
 			want = psize;
-		if (!((off + done) % sysconf(_SC_PAGESIZE)))
-			map = mmap(NULL, want, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->fd,
-				   (off_t)(off + done));
-		if (map != MAP_FAILED)
-			pages = map;
-		else if (pread(r->fd, buf, want, (off_t)(off + done)) != (ssize_t)want)
+		if (pread(r->fd, buf, want, (off_t)(off + done)) != (ssize_t)want)
 			return tc_bad(r, off + done, "short read of CPU %d data", cpu);
-		ret = check_pages(r, cpu, pages, want, off + done, done / psize);
-		if (map != MAP_FAILED)
-			munmap(map, want);
-		if (ret)
+		if (check_pages(r, cpu, buf, want, off + done, done / psize))
 			return -1;
 		done += want;
 	}

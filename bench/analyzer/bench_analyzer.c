@@ -16,7 +16,13 @@
  * analyzer is than trace-cmd report; the issue asks >= 5) and analyze / bare (its overhead
  * over the limit; the issue asks <= 1.5).
  *
- *   bench_analyzer [--reps N] [--compactbench PATH] [--trace-cmd PATH] FILE.dat
+ *   bench_analyzer [--reps N] [--only bare|report|analyze] [--compactbench PATH]
+ *                  [--trace-cmd PATH] FILE.dat
+ *   bench_analyzer --bare FILE.dat
+ *
+ * --only runs one of the three (no ratios); --bare runs the bare iteration once in this
+ * process and prints the number of records, for a profiler or callgrind to count it
+ * against `compactbench analyze` on the same file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -150,13 +156,33 @@ static void line(const char *name, const struct result *r, unsigned long long ev
 	       r->secs, r->cpu, events / r->secs, r->maxrss_kb / 1024.0);
 }
 
+/* --only NAME: that one alone, its line and nothing else */
+static int run_one(const char *name, const char *tc, const char *cb, const char *path, int reps)
+{
+	char *rep[] = { (char *)tc, (char *)"report", (char *)path, NULL };
+	char *an[] = { (char *)cb, (char *)"analyze", (char *)path, NULL };
+	char *const *argv = !strcmp(name, "bare") ? NULL : !strcmp(name, "report") ? rep : an;
+	unsigned long long events = 0;
+	struct result r;
+
+	if (best(NULL, path, 0, &r, &events) ||
+	    (argv && best(argv, path, reps, &r, NULL)) || (!argv && best(NULL, path, reps, &r, NULL))) {
+		fprintf(stderr, "bench_analyzer: %s on %s failed\n", name, path);
+		return 1;
+	}
+	printf("trace %s: %llu events; fastest of %d runs after a warm-up\n", path, events, reps);
+	line(name, &r, events);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cb = "build/compactbench", *tc = "/usr/bin/trace-cmd", *path = NULL;
 	struct result rb, rr, ra;
 	unsigned long long events = 0;
 	struct stat sb;
-	int reps = 3, i;
+	const char *only = NULL;
+	int reps = 3, i, in_proc = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--reps") && i + 1 < argc)
@@ -165,6 +191,10 @@ int main(int argc, char **argv)
 			cb = argv[++i];
 		else if (!strcmp(argv[i], "--trace-cmd") && i + 1 < argc)
 			tc = argv[++i];
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			only = argv[++i];
+		else if (!strcmp(argv[i], "--bare"))
+			in_proc = 1;
 		else if (argv[i][0] == '-' || path)
 			goto usage;
 		else
@@ -172,6 +202,12 @@ int main(int argc, char **argv)
 	}
 	if (!path || stat(path, &sb) < 0)
 		goto usage;
+	if (only && strcmp(only, "bare") && strcmp(only, "report") && strcmp(only, "analyze"))
+		goto usage;
+	if (in_proc)
+		return bare(path, 1);
+	if (only)
+		return run_one(only, tc, cb, path, reps);
 	{
 		char *rep[] = { (char *)tc, (char *)"report", (char *)path, NULL };
 		char *an[] = { (char *)cb, (char *)"analyze", (char *)path, NULL };
@@ -202,7 +238,8 @@ int main(int argc, char **argv)
 	       ra.maxrss_kb / 1024.0);
 	return 0;
 usage:
-	fprintf(stderr, "usage: bench_analyzer [--reps N] [--compactbench PATH] [--trace-cmd PATH] "
-		"FILE.dat\n");
+	fprintf(stderr, "usage: bench_analyzer [--reps N] [--only bare|report|analyze] "
+		"[--compactbench PATH] [--trace-cmd PATH] FILE.dat\n"
+		"       bench_analyzer --bare FILE.dat\n");
 	return 2;
 }
