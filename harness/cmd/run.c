@@ -389,7 +389,7 @@ static void gate_settings(const struct cb_run *run)
 		snprintf(xml, sizeof(xml), "%s/gate-%s.xml", run->dir, s);
 		o.base = base;
 		o.cand = cand;
-		o.metrics[o.nm++] = cb_metric_find("dc_stall_p99_ns");
+		o.metrics[o.nm++] = CB_M_DC_STALL_P99_NS;
 		o.max_mde = 1.0;	/* --max-mde 100% */
 		o.junit = xml;
 		f = open_report(txt);
