@@ -135,7 +135,7 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 		__attribute__((fallthrough));
 	case KT_STRING:
 		free(*(char **)field);
-		*(char **)field = cfg_xstrdup(value);
+		*(char **)field = cb_xstrdup(value);
 		return 0;
 	case KT_ENUM:
 		for (i = 0; k->choices[i]; i++) {
@@ -147,7 +147,7 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 		enum_fail(ps, k, value, line);
 		return -1;
 	case KT_LIST: {
-		char **list = NULL, *dup = cfg_xstrdup(value), *tok, *save = NULL;
+		char **list = NULL, *dup = cb_xstrdup(value), *tok, *save = NULL;
 		size_t n = 0;
 
 		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -157,8 +157,8 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 				tok[i - 1] = '\0';
 			if (!*tok)
 				continue;
-			list = cfg_xrealloc(list, (n + 2) * sizeof(*list));
-			list[n++] = cfg_xstrdup(tok);
+			list = cb_xrealloc(list, (n + 2) * sizeof(*list));
+			list[n++] = cb_xstrdup(tok);
 			list[n] = NULL;
 		}
 		free(dup);
@@ -234,16 +234,15 @@ static void open_section(struct pstate *ps, char *text)
 			return;
 		}
 	}
-	ps->seen = cfg_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
-	if (asprintf(&ps->seen[ps->nr_seen++], "%s%s%s\x1f[", text, name ? " " : "",
-		     name ? name : "") < 0)
-		abort();
+	ps->seen = cb_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
+	ps->seen[ps->nr_seen++] = cb_xasprintf("%s%s%s\x1f[", text, name ? " " : "",
+					       name ? name : "");
 	ps->sec = t;
 	switch (t) {
 	case SEC_KERNEL: {
 		struct cb_kernel *k;
 
-		cfg->kernels = cfg_xrealloc(cfg->kernels, (cfg->nr_kernels + 1) * sizeof(*k));
+		cfg->kernels = cb_xrealloc(cfg->kernels, (cfg->nr_kernels + 1) * sizeof(*k));
 		k = &cfg->kernels[cfg->nr_kernels++];
 		memset(k, 0, sizeof(*k));
 		snprintf(k->name, sizeof(k->name), "%s", name);
@@ -256,7 +255,7 @@ static void open_section(struct pstate *ps, char *text)
 	case SEC_SETTING: {
 		struct cb_setting *s;
 
-		cfg->settings = cfg_xrealloc(cfg->settings, (cfg->nr_settings + 1) * sizeof(*s));
+		cfg->settings = cb_xrealloc(cfg->settings, (cfg->nr_settings + 1) * sizeof(*s));
 		s = &cfg->settings[cfg->nr_settings++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", name);
@@ -267,7 +266,7 @@ static void open_section(struct pstate *ps, char *text)
 	case SEC_WORKLOAD: {
 		struct cb_workload *w;
 
-		cfg->workloads = cfg_xrealloc(cfg->workloads, (cfg->nr_workloads + 1) * sizeof(*w));
+		cfg->workloads = cb_xrealloc(cfg->workloads, (cfg->nr_workloads + 1) * sizeof(*w));
 		w = &cfg->workloads[cfg->nr_workloads++];
 		memset(w, 0, sizeof(*w));
 		snprintf(w->name, sizeof(w->name), "%s", name);
@@ -317,15 +316,14 @@ static bool seen_key(struct pstate *ps, const char *section, const char *name)
 	char *tag;
 	size_t i;
 
-	if (asprintf(&tag, "%s\x1f%s", section, name) < 0)
-		abort();
+	tag = cb_xasprintf("%s\x1f%s", section, name);
 	for (i = 0; i < ps->nr_seen; i++) {
 		if (!strcmp(ps->seen[i], tag)) {
 			free(tag);
 			return true;
 		}
 	}
-	ps->seen = cfg_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
+	ps->seen = cb_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
 	ps->seen[ps->nr_seen++] = tag;
 	return false;
 }
@@ -363,13 +361,13 @@ static void setting_key(struct pstate *ps, const char *name, const char *value)
 		fail(ps, ps->line, "[setting %s] key '%s': %s", s->name, name, why);
 		return;
 	}
-	s->knobs = cfg_xrealloc(s->knobs, (s->nr_knobs + 1) * sizeof(*ks));
+	s->knobs = cb_xrealloc(s->knobs, (s->nr_knobs + 1) * sizeof(*ks));
 	ks = &s->knobs[s->nr_knobs++];
 	memset(ks, 0, sizeof(*ks));
 	ks->knob = knob;
 	snprintf(ks->arg, sizeof(ks->arg), "%s", arg);
-	ks->key = cfg_xstrdup(name);
-	ks->value = cfg_xstrdup(value);
+	ks->key = cb_xstrdup(name);
+	ks->value = cb_xstrdup(value);
 	ks->line = ps->line;
 }
 
@@ -426,11 +424,11 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 		return;
 	}
 	/* options are checked once the whole section is read: the program may come later */
-	ph->args = cfg_xrealloc(ph->args, (ph->nr_args + 1) * sizeof(*a));
+	ph->args = cb_xrealloc(ph->args, (ph->nr_args + 1) * sizeof(*a));
 	a = &ph->args[ph->nr_args++];
 	memset(a, 0, sizeof(*a));
-	a->name = cfg_xstrdup(dot + 1);
-	a->value = cfg_xstrdup(value);
+	a->name = cb_xstrdup(dot + 1);
+	a->value = cb_xstrdup(value);
 	a->quick = quick;
 	a->line = ps->line;
 }
@@ -612,7 +610,7 @@ static void check_config(struct pstate *ps)
 			cfg->kernels[i].target = cfg->target;
 	if (!cfg->nr_kernels) {
 		/* no kernel named: the booted one, on the global target */
-		cfg->kernels = cfg_xrealloc(NULL, sizeof(*cfg->kernels));
+		cfg->kernels = cb_xrealloc(NULL, sizeof(*cfg->kernels));
 		memset(cfg->kernels, 0, sizeof(*cfg->kernels));
 		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s", cb_cfg_target_names[cfg->target]);
 		cfg->kernels[0].target = cfg->target;
@@ -630,11 +628,11 @@ static void check_config(struct pstate *ps)
 					   cfg->workloads[i].kernels, cfg->workloads[i].kernels_line);
 	}
 	if (!cfg->name) {
-		char *dup = cfg_xstrdup(cfg->path), *base = basename(dup), *dot = strrchr(base, '.');
+		char *dup = cb_xstrdup(cfg->path), *base = basename(dup), *dot = strrchr(base, '.');
 
 		if (dot && !strcmp(dot, ".ini"))
 			*dot = '\0';
-		cfg->name = cfg_xstrdup(base);
+		cfg->name = cb_xstrdup(base);
 		free(dup);
 	}
 }
@@ -662,10 +660,8 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return NULL;
 	}
-	cfg = calloc(1, sizeof(*cfg));
-	if (!cfg)
-		abort();
-	cfg->path = cfg_xstrdup(path);
+	cfg = cb_xcalloc(1, sizeof(*cfg));
+	cfg->path = cb_xstrdup(path);
 	hash_file(cfg, data, len);
 	ps.cfg = cfg;
 	ps.file = path;
@@ -674,7 +670,7 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 	set_defaults(&ps, SEC_COLLECTOR, NULL);
 	ps.fp = fmemopen(data, len, "r");
 	if (!ps.fp)
-		abort();
+		cb_oom();
 	rc = ini_parse_stream(reader, &ps, handler, &ps);
 	fclose(ps.fp);
 	free(data);

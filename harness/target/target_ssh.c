@@ -22,6 +22,7 @@
 #include "ssh.h"
 #include "target.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,7 +81,7 @@ static char *shell_cmd(const char *fmt, ...)
 	va_list ap;
 
 	if (!f)
-		abort();
+		cb_oom();
 	va_start(ap, fmt);
 	for (const char *p = fmt; *p; p++) {
 		if (*p != '%' || !p[1]) {
@@ -98,8 +99,7 @@ static char *shell_cmd(const char *fmt, ...)
 	va_end(ap);
 	fclose(f);
 	q = cb_sh_quoted(script);
-	if (asprintf(&cmd, "exec /bin/sh -c %s", q) < 0)
-		abort();
+	cmd = cb_xasprintf("exec /bin/sh -c %s", q);
 	free(q);
 	free(script);
 	return cmd;
@@ -115,8 +115,9 @@ static void files_add(struct files *fl, const char *path)
 		if (!strcmp(b, base))
 			return;
 	}
-	if (fl->nr >= MAX_FILES || !(fl->path[fl->nr] = strdup(path)))
-		abort();
+	if (fl->nr >= MAX_FILES)
+		abort(); /* MAX_FILES is far above any program's libraries: a bug, not memory */
+	fl->path[fl->nr] = cb_xstrdup(path);
 	fl->nr++;
 }
 
@@ -165,7 +166,7 @@ static int gather(struct cb_run *run, struct files *bin, struct files *wls, stru
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (!f)
-		abort();
+		cb_oom();
 	if (n < 0) {
 		fclose(f);
 		cb_run_set_err(run, "/proc/self/exe: %s", strerror(errno));
@@ -204,10 +205,8 @@ static int gather(struct cb_run *run, struct files *bin, struct files *wls, stru
 /* each line of @text as a log line naming @host */
 static void relay(const char *host, const char *text)
 {
-	char *copy = strdup(text), *line, *save = NULL;
+	char *copy = cb_xstrdup(text), *line, *save = NULL;
 
-	if (!copy)
-		abort();
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		cb_log("%s: %s", host, line);
 	free(copy);
