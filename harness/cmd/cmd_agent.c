@@ -24,14 +24,15 @@
 #include <unistd.h>
 
 static const char agent_usage[] =
-	"usage: compactbench agent [--quick] CONFIG CELL_ID OUTDIR\n"
+	"usage: compactbench agent [--quick] [--target NAME] CONFIG CELL_ID OUTDIR\n"
 	"\n"
 	"Run the one cell CELL_ID (<kernel>.<setting>.<workload>.r<rep>) of the matrix CONFIG\n"
 	"on the running kernel and write its directory OUTDIR/CELL_ID: the setting's knobs are\n"
 	"set through the restore journal and put back after, exactly as the host target does.\n"
 	"This is what runs inside a qemu guest and, over ssh, on a lab machine; it works on the\n"
 	"host too (as root). SIGINT, SIGTERM, SIGHUP (the ssh session died) and SIGPIPE stop\n"
-	"the cell and restore the knobs.\n"
+	"the cell and restore the knobs. --target names the target that started it (qemu,\n"
+	"ssh; default host) for meta.json's \"target\".\n"
 	"\n"
 	"Exit: 0 the cell completed, 1 it failed, 2 bad input.\n";
 
@@ -113,12 +114,18 @@ int cmd_agent(int argc, char **argv)
 		fputs(agent_usage, stdout);
 		return 0;
 	}
-	if (cb_command_bad_option("agent", argc, argv, (const char *const[]){ "--quick", NULL },
+	if (cb_command_bad_option("agent", argc, argv, (const char *const[]){ "--quick", "--target", NULL },
 				  agent_usage))
 		return 2;
-	if (a < argc && !strcmp(argv[a], "--quick")) {
-		run.quick = true;
-		a++;
+	for (; a < argc && argv[a][0] == '-'; a++) {
+		if (!strcmp(argv[a], "--quick")) {
+			run.quick = true;
+		} else if (!strcmp(argv[a], "--target") && a + 1 < argc && argv[a + 1][0]) {
+			run.target_name = argv[++a];
+		} else {
+			fputs(agent_usage, stderr);
+			return 2;
+		}
 	}
 	if (argc - a != 3) {
 		fputs(agent_usage, stderr);

@@ -388,7 +388,6 @@ static int annotate(struct cb_run *run, const struct cb_cell *cell, const char *
 	json_object_object_add(o, "agent_exit", json_object_new_int(ss.agent_exit));
 	json_object_object_add(o, "ssh_s", json_object_new_double(ss.cell_s));
 	json_object_object_add(meta, "ssh", o);
-	json_object_object_add(meta, "target", json_object_new_string("ssh"));
 	cb_json_write_atomic(path, meta);
 	snprintf(status, status_size, "%s", json_object_object_get_ex(meta, "status", &st) ?
 		 json_object_get_string(st) : "");
@@ -468,7 +467,8 @@ static int ssh_run_cell(struct cb_run *run, const struct cb_cell *cell, const ch
 	}
 	io.log_fd = fd;
 	cmd = shell_cmd("R=%q; S=%q; " REMOTE_ENV
-			"exec \"$R/bin/compactbench\" agent %s \"$R/run/config.ini\" %q \"$R/run\"",
+			"exec \"$R/bin/compactbench\" agent --target ssh %s \"$R/run/config.ini\" %q "
+			"\"$R/run\"",
 			k->remote_dir, state_dir(k), run->quick ? "--quick" : "", cell->id);
 	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	t0 = cb_now_ns();
