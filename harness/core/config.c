@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "config_int.h"
+#include "target_class.h"
 
 struct pstate {
 	struct cb_config *cfg;
@@ -552,48 +553,14 @@ static void check_setting(struct pstate *ps, struct cb_setting *s)
 	check_kernel_names(ps, "setting", s->name, s->kernels, s->kernels_line);
 }
 
-/* a remote path the harness creates, copies into and replaces parts of: plain and absolute */
-static bool remote_path_ok(const char *p)
+/* a [kernel]'s target-specific checks: its target class's verify callback, if registered */
+static void check_kernel_target(struct pstate *ps, const struct cb_kernel *k)
 {
-	if (p[0] != '/' || !strcmp(p, "/") || strstr(p, "/../") || strstr(p, "/./") ||
-	    strstr(p, "//"))
-		return false;
-	for (; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("/._+-", *p))
-			return false;
-	return true;
-}
+	const struct cb_target_class *cls = cb_target_class_find(cb_cfg_target_names[k->target]);
+	char why[512];
 
-/* the ssh keys: a host ssh cannot take for an option, plain remote paths */
-static void check_ssh_kernel(struct pstate *ps, struct cb_kernel *k)
-{
-	const char *h = k->host;
-
-	if (k->target != CB_TARGET_SSH)
-		return;
-	if (!h) {
-		fail(ps, k->line, "[kernel %s]: target ssh needs key 'host' ([user@]host of the lab "
-			 "machine)", k->name);
-		return;
-	}
-	if (!*h || h[0] == '-' || strpbrk(h, " \t\n\r'\"`$;&|<>()*?[]{}\\")) {
-		fail(ps, k->line, "[kernel %s] key 'host': '%s' is not a [user@]host (no leading '-', "
-			 "blanks or shell characters)", k->name, h);
-		return;
-	}
-	if (!remote_path_ok(k->remote_dir) ||
-	    (k->remote_state_dir && !remote_path_ok(k->remote_state_dir))) {
-		fail(ps, k->line, "[kernel %s]: remote_dir and remote_state_dir must be absolute "
-			 "paths other than / of letters, digits, '/', '.', '_', '+', '-'", k->name);
-		return;
-	}
-	for (size_t i = 0; k->ssh_options && k->ssh_options[i]; i++) {
-		if (!strchr(k->ssh_options[i], '=') || k->ssh_options[i][0] == '-') {
-			fail(ps, k->line, "[kernel %s] key 'ssh_options': '%s' is not KEY=VALUE", k->name,
-			     k->ssh_options[i]);
-			return;
-		}
-	}
+	if (cls && cls->verify && cls->verify(k, why, sizeof(why)) < 0)
+		fail(ps, k->line, "%s", why);
 }
 
 static void check_config(struct pstate *ps)
@@ -620,7 +587,7 @@ static void check_config(struct pstate *ps)
 	for (i = 0; i < cfg->nr_settings && !ps->failed; i++)
 		check_setting(ps, &cfg->settings[i]);
 	for (i = 0; i < cfg->nr_kernels && !ps->failed; i++)
-		check_ssh_kernel(ps, &cfg->kernels[i]);
+		check_kernel_target(ps, &cfg->kernels[i]);
 	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++) {
 		check_workload(ps, &cfg->workloads[i]);
 		if (!ps->failed)

@@ -216,3 +216,7 @@ const struct cb_target_ops cb_target_host = {
 	.fetch = host_fetch,
 	.teardown = host_teardown,
 };
+
+const struct cb_target_class cb_target_host_class = {
+	.name = "host",
+};

@@ -463,3 +463,8 @@ const struct cb_target_ops cb_target_qemu = {
 	.fetch = qemu_fetch,
 	.teardown = qemu_teardown,
 };
+
+const struct cb_target_class cb_target_qemu_class = {
+	.name = "qemu",
+	.flags = CB_TARGET_GUEST,
+};

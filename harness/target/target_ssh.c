@@ -24,6 +24,7 @@
 #include "util.h"
 #include "xalloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
@@ -529,4 +530,52 @@ const struct cb_target_ops cb_target_ssh = {
 	.run_cell = ssh_run_cell,
 	.fetch = ssh_fetch,
 	.teardown = ssh_teardown,
+};
+
+/* a remote path the harness creates, copies into and replaces parts of: plain and absolute */
+static bool remote_path_ok(const char *p)
+{
+	if (p[0] != '/' || !strcmp(p, "/") || strstr(p, "/../") || strstr(p, "/./") ||
+	    strstr(p, "//"))
+		return false;
+	for (; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("/._+-", *p))
+			return false;
+	return true;
+}
+
+/* the ssh keys: a host ssh cannot take for an option, plain remote paths */
+static int ssh_verify(const struct cb_kernel *k, char *why, size_t len)
+{
+	const char *h = k->host;
+
+	if (!h) {
+		snprintf(why, len, "[kernel %s]: target ssh needs key 'host' ([user@]host of the lab "
+			 "machine)", k->name);
+		return -1;
+	}
+	if (!*h || h[0] == '-' || strpbrk(h, " \t\n\r'\"`$;&|<>()*?[]{}\\")) {
+		snprintf(why, len, "[kernel %s] key 'host': '%s' is not a [user@]host (no leading "
+			 "'-', blanks or shell characters)", k->name, h);
+		return -1;
+	}
+	if (!remote_path_ok(k->remote_dir) ||
+	    (k->remote_state_dir && !remote_path_ok(k->remote_state_dir))) {
+		snprintf(why, len, "[kernel %s]: remote_dir and remote_state_dir must be absolute "
+			 "paths other than / of letters, digits, '/', '.', '_', '+', '-'", k->name);
+		return -1;
+	}
+	for (size_t i = 0; k->ssh_options && k->ssh_options[i]; i++) {
+		if (!strchr(k->ssh_options[i], '=') || k->ssh_options[i][0] == '-') {
+			snprintf(why, len, "[kernel %s] key 'ssh_options': '%s' is not KEY=VALUE",
+				 k->name, k->ssh_options[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct cb_target_class cb_target_ssh_class = {
+	.name = "ssh",
+	.verify = ssh_verify,
 };
