@@ -4,6 +4,7 @@
  */
 #include "cmd.h"
 #include "target.h"
+#include "wmark.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -24,6 +25,7 @@ int main(int argc, char **argv)
 	const struct cb_command *c;
 
 	cb_targets_register();
+	cb_policies_register();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

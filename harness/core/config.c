@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "config_int.h"
+#include "policy.h"
 #include "target_class.h"
 
 struct pstate {
@@ -506,8 +507,6 @@ static void check_workload(struct pstate *ps, struct cb_workload *w)
 	}
 }
 
-static const char *const wmark_keys[3] = { "wmark.period", "wmark.order", "wmark.count" };
-
 /* a `kernels` list of [SECTION NAME] at @line: every name must be a [kernel] of the file */
 static void check_kernel_names(struct pstate *ps, const char *section, const char *name,
 			       char **list, int line)
@@ -532,28 +531,23 @@ static void check_kernel_names(struct pstate *ps, const char *section, const cha
 	}
 }
 
-/* a setting's own keys, once every [kernel] is known: kernels names them; wmark.* all or none */
+/* a setting's own keys, once every [kernel] is known: kernels names them; every policy's verify */
 static void check_setting(struct pstate *ps, struct cb_setting *s)
 {
-	int given = 0;
+	const struct cb_policy_ops *p;
+	char why[512];
+	int line;
 
-	for (int i = 0; i < 3; i++)
-		given += s->has_wmark_key[i];
-	if (given && given < 3) {
-		char missing[64] = "";
-
-		for (int i = 0; i < 3; i++)
-			if (!s->has_wmark_key[i])
-				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
-					 "%s%s", missing[0] ? " and " : "", wmark_keys[i]);
-		fail(ps, s->wmark.line, "[setting %s]: the wmark policy needs wmark.period, "
-			 "wmark.order and wmark.count together (missing: %s)", s->name, missing);
-		return;
+	for (size_t i = 0; (p = cb_policy_nth(i)); i++) {
+		line = s->line;
+		if (p->verify && p->verify(s, why, sizeof(why), &line) < 0) {
+			fail(ps, line, "%s", why);
+			return;
+		}
 	}
 	check_kernel_names(ps, "setting", s->name, s->kernels, s->kernels_line);
 }
 
-/* a [kernel]'s target-specific checks: its target class's verify callback, if registered */
 static void check_kernel_target(struct pstate *ps, const struct cb_kernel *k)
 {
 	const struct cb_target_class *cls = cb_target_class_find(cb_cfg_target_names[k->target]);

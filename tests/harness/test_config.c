@@ -17,6 +17,8 @@
 #include "config.h"
 #include "target.h"
 #include "target_class.h"
+#include "policy.h"
+#include "wmark.h"
 #include "matrix.h"
 #include "util.h"
 
@@ -283,6 +285,28 @@ static void test_target_registry(void **state)
 		k.host = "root@lab";
 		assert_int_equal(ssh->verify(&k, why, sizeof(why)), 0);
 	}
+}
+
+/* the wmark policy's verify: all three keys or none, the message at the first key's line */
+static void test_policy_wmark_verify(void **state)
+{
+	const struct cb_policy_ops *p = cb_policy_find("wmark");
+	struct cb_setting s = { .name = "w", .line = 4 };
+	char why[256];
+	int line = 0;
+
+	assert_ptr_equal(p, &cb_policy_wmark);
+	assert_ptr_equal(cb_policy_nth(0), p);
+	assert_null(cb_policy_find("predictor"));
+	assert_int_equal(p->verify(&s, why, sizeof(why), &line), 0); /* none: fine */
+	s.has_wmark_key[1] = true;
+	s.wmark.line = 6;
+	assert_int_equal(p->verify(&s, why, sizeof(why), &line), -1);
+	assert_int_equal(line, 6);
+	assert_string_equal(why, "[setting w]: the wmark policy needs wmark.period, wmark.order "
+			    "and wmark.count together (missing: wmark.period and wmark.count)");
+	s.has_wmark_key[0] = s.has_wmark_key[2] = true;
+	assert_int_equal(p->verify(&s, why, sizeof(why), &line), 0);
 }
 
 static void test_missing_file(void **state)
@@ -705,9 +729,11 @@ int main(void)
 		cmocka_unit_test(test_default_is_quick_policies),
 		cmocka_unit_test(test_readme_matches_tables),
 		cmocka_unit_test(test_target_registry),
+		cmocka_unit_test(test_policy_wmark_verify),
 	};
 
 	cb_targets_register();
+	cb_policies_register();
 
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
