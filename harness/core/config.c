@@ -33,6 +33,12 @@ struct pstate {
 	void *obj;	   /* the current kernel/setting/workload */
 	char **seen;	   /* "section\x1fkey" of every key so far */
 	size_t nr_seen;
+	struct owned_key {	   /* a [kernel] key only one target reads, checked at the end */
+		size_t kernel;
+		const struct cfg_key *k;
+		int line;
+	} *owned;
+	size_t nr_owned;
 	char err[1024];
 	char section[160]; /* the section of the key being read, as written ("kernel k") */
 	bool failed;
@@ -466,6 +472,12 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	store_key(ps, k, base_of(ps, k->base), value, ps->line);
+	if (ps->sec == SEC_KERNEL && k->target) {
+		/* the target may be set later in the section, or by [global]: check at the end */
+		ps->owned = cb_xrealloc(ps->owned, (ps->nr_owned + 1) * sizeof(*ps->owned));
+		ps->owned[ps->nr_owned++] = (struct owned_key){
+			(struct cb_kernel *)ps->obj - ps->cfg->kernels, k, ps->line };
+	}
 	if (ps->sec == SEC_KERNEL && !strcmp(name, "recipe"))
 		((struct cb_kernel *)ps->obj)->recipe_line = ps->line;
 	return 1;
@@ -580,6 +592,15 @@ static void check_config(struct pstate *ps)
 	}
 	for (i = 0; i < cfg->nr_settings && !ps->failed; i++)
 		check_setting(ps, &cfg->settings[i]);
+	for (i = 0; i < ps->nr_owned && !ps->failed; i++) {
+		const struct owned_key *o = &ps->owned[i];
+		const char *t = cb_cfg_target_names[cfg->kernels[o->kernel].target];
+
+		if (strcmp(t, o->k->target))
+			fail(ps, o->line, "[kernel %s] key '%s': only the %s target reads it, and "
+			     "this kernel's target is %s", cfg->kernels[o->kernel].name, o->k->name,
+			     o->k->target, t);
+	}
 	for (i = 0; i < cfg->nr_kernels && !ps->failed; i++)
 		check_kernel_target(ps, &cfg->kernels[i]);
 	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++) {
@@ -642,6 +663,7 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 	for (size_t i = 0; i < ps.nr_seen; i++)
 		free(ps.seen[i]);
 	free(ps.seen);
+	free(ps.owned);
 	if (ps.failed) {
 		snprintf(err, errlen, "%s", ps.err);
 		cb_config_free(cfg);

@@ -36,6 +36,7 @@ struct cfg_key {
 	enum key_base base;
 	size_t off;
 	const char *help;
+	const char *target; /* a [kernel] key only that target reads ("qemu", "ssh"), or NULL */
 };
 
 /* the keys of every section but a setting's knobs and a workload's phases; ends at SEC_NONE */

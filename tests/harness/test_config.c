@@ -240,6 +240,11 @@ static const struct bad_case bad_cases[] = {
 	{ "[kernel lab]\ntarget = ssh\nhost = lab\nport = 70000\n" SW, 4, "key 'port'" },
 	{ "[kernel lab]\ntarget = ssh\nhost = lab\nssh_options = -F/x\n" SW, 1,
 	  "key 'ssh_options': '-F/x' is not KEY=VALUE" },
+	/* a target's own key on another target: refused at its line, even set before target */
+	{ "[kernel vm]\nhost = lab\ntarget = qemu\nrecipe = r.ini\n" SW, 2,
+	  "[kernel vm] key 'host': only the ssh target reads it, and this kernel's target is qemu" },
+	{ "[global]\ntarget = ssh\n[kernel lab]\nhost = lab\ncpus = 4\n" SW, 5,
+	  "[kernel lab] key 'cpus': only the qemu target reads it, and this kernel's target is ssh" },
 	/* an unknown target name names the file, line and every target there is */
 	{ "[kernel lab]\ntarget = vbox\n" SW, 2,
 	  "[kernel lab] key 'target': 'vbox' is not one of the allowed values: host, qemu, ssh" },
