@@ -391,7 +391,7 @@ struct cell_state {
 static struct json_object *cell_meta(struct cb_run *run, const struct cb_cell *cell,
 				     struct json_object **wl_meta)
 {
-	struct json_object *meta = cb_meta_new(run, cell, "host");
+	struct json_object *meta = cb_meta_new(run, cell, run->target_name ? run->target_name : "host");
 
 	json_object_object_add(meta, "knobs", json_object_get(run->knobs));
 	if (cell->setting->wmark.period_s > 0) {

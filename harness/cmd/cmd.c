@@ -71,7 +71,7 @@ const struct cb_command cb_commands[] = {
 		     "build a kernel from a recipe (cached bzImage) for the qemu target",
 		     "form" } } },
 	{ "agent", cmd_agent, "run one cell of a config here (what runs inside a target)",
-	  .doc = { { "agent [--quick] CONFIG CELL DIR", NULL,
+	  .doc = { { "agent [--quick] [--target NAME] CONFIG CELL DIR", NULL,
 		     "run one cell here: what the qemu target starts inside the guest and the ssh "
 		     "target on the lab machine" } } },
 	{ NULL },

@@ -24,18 +24,19 @@
 #include <unistd.h>
 
 static const char agent_usage[] =
-	"usage: compactbench agent [--quick] CONFIG CELL_ID OUTDIR\n"
+	"usage: compactbench agent [--quick] [--target NAME] CONFIG CELL_ID OUTDIR\n"
 	"\n"
 	"Run the one cell CELL_ID (<kernel>.<setting>.<workload>.r<rep>) of the matrix CONFIG\n"
 	"on the running kernel and write its directory OUTDIR/CELL_ID: the setting's knobs are\n"
 	"set through the restore journal and put back after, exactly as the host target does.\n"
 	"This is what runs inside a qemu guest and, over ssh, on a lab machine; it works on the\n"
 	"host too (as root). SIGINT, SIGTERM, SIGHUP (the ssh session died) and SIGPIPE stop\n"
-	"the cell and restore the knobs.\n"
+	"the cell and restore the knobs. --target names the target that started it (qemu,\n"
+	"ssh; default host) for meta.json's \"target\".\n"
 	"\n"
 	"Exit: 0 the cell completed, 1 it failed, 2 bad input.\n";
 
-enum { OPT_QUICK = 256 };
+enum { OPT_QUICK = 256, OPT_TARGET };
 
 /*
  * the options, once: getopt's tables (cmd_opt.h); the usage above says what they do. An
@@ -43,6 +44,7 @@ enum { OPT_QUICK = 256 };
  */
 static const struct cb_opt agent_opts[] = {
 	{ "quick", OPT_QUICK, NULL, NULL },
+	{ "target", OPT_TARGET, "NAME", NULL },
 	{ "help", 'h', NULL, NULL },
 };
 
@@ -122,6 +124,9 @@ static int parse_agent_args(int argc, char **argv, struct cb_run *run, int *rc)
 		switch (c) {
 		case OPT_QUICK:
 			run->quick = true;
+			break;
+		case OPT_TARGET:
+			run->target_name = optarg;
 			break;
 		case 'h':
 			fputs(agent_usage, stdout);

@@ -3,6 +3,8 @@
  * main.c - the `compactbench` command: the table of commands (cmd.c), git-style.
  */
 #include "cmd.h"
+#include "target.h"
+#include "wmark.h"
 #include "version.h"
 
 #include <stdio.h>
@@ -22,6 +24,8 @@ int main(int argc, char **argv)
 {
 	const struct cb_command *c;
 
+	cb_targets_register();
+	cb_policies_register();
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

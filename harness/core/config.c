@@ -21,6 +21,8 @@
 #include <string.h>
 
 #include "config_int.h"
+#include "policy.h"
+#include "target_class.h"
 
 struct pstate {
 	struct cb_config *cfg;
@@ -31,6 +33,12 @@ struct pstate {
 	void *obj;	   /* the current kernel/setting/workload */
 	char **seen;	   /* "section\x1fkey" of every key so far */
 	size_t nr_seen;
+	struct owned_key {	   /* a [kernel] key only one target reads, checked at the end */
+		size_t kernel;
+		const struct cfg_key *k;
+		int line;
+	} *owned;
+	size_t nr_owned;
 	char err[1024];
 	char section[160]; /* the section of the key being read, as written ("kernel k") */
 	bool failed;
@@ -135,7 +143,7 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 		__attribute__((fallthrough));
 	case KT_STRING:
 		free(*(char **)field);
-		*(char **)field = cfg_xstrdup(value);
+		*(char **)field = cb_xstrdup(value);
 		return 0;
 	case KT_ENUM:
 		for (i = 0; k->choices[i]; i++) {
@@ -147,7 +155,7 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 		enum_fail(ps, k, value, line);
 		return -1;
 	case KT_LIST: {
-		char **list = NULL, *dup = cfg_xstrdup(value), *tok, *save = NULL;
+		char **list = NULL, *dup = cb_xstrdup(value), *tok, *save = NULL;
 		size_t n = 0;
 
 		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -157,8 +165,8 @@ static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, con
 				tok[i - 1] = '\0';
 			if (!*tok)
 				continue;
-			list = cfg_xrealloc(list, (n + 2) * sizeof(*list));
-			list[n++] = cfg_xstrdup(tok);
+			list = cb_xrealloc(list, (n + 2) * sizeof(*list));
+			list[n++] = cb_xstrdup(tok);
 			list[n] = NULL;
 		}
 		free(dup);
@@ -234,16 +242,15 @@ static void open_section(struct pstate *ps, char *text)
 			return;
 		}
 	}
-	ps->seen = cfg_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
-	if (asprintf(&ps->seen[ps->nr_seen++], "%s%s%s\x1f[", text, name ? " " : "",
-		     name ? name : "") < 0)
-		abort();
+	ps->seen = cb_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
+	ps->seen[ps->nr_seen++] = cb_xasprintf("%s%s%s\x1f[", text, name ? " " : "",
+					       name ? name : "");
 	ps->sec = t;
 	switch (t) {
 	case SEC_KERNEL: {
 		struct cb_kernel *k;
 
-		cfg->kernels = cfg_xrealloc(cfg->kernels, (cfg->nr_kernels + 1) * sizeof(*k));
+		cfg->kernels = cb_xrealloc(cfg->kernels, (cfg->nr_kernels + 1) * sizeof(*k));
 		k = &cfg->kernels[cfg->nr_kernels++];
 		memset(k, 0, sizeof(*k));
 		snprintf(k->name, sizeof(k->name), "%s", name);
@@ -256,7 +263,7 @@ static void open_section(struct pstate *ps, char *text)
 	case SEC_SETTING: {
 		struct cb_setting *s;
 
-		cfg->settings = cfg_xrealloc(cfg->settings, (cfg->nr_settings + 1) * sizeof(*s));
+		cfg->settings = cb_xrealloc(cfg->settings, (cfg->nr_settings + 1) * sizeof(*s));
 		s = &cfg->settings[cfg->nr_settings++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->name, sizeof(s->name), "%s", name);
@@ -267,7 +274,7 @@ static void open_section(struct pstate *ps, char *text)
 	case SEC_WORKLOAD: {
 		struct cb_workload *w;
 
-		cfg->workloads = cfg_xrealloc(cfg->workloads, (cfg->nr_workloads + 1) * sizeof(*w));
+		cfg->workloads = cb_xrealloc(cfg->workloads, (cfg->nr_workloads + 1) * sizeof(*w));
 		w = &cfg->workloads[cfg->nr_workloads++];
 		memset(w, 0, sizeof(*w));
 		snprintf(w->name, sizeof(w->name), "%s", name);
@@ -317,15 +324,14 @@ static bool seen_key(struct pstate *ps, const char *section, const char *name)
 	char *tag;
 	size_t i;
 
-	if (asprintf(&tag, "%s\x1f%s", section, name) < 0)
-		abort();
+	tag = cb_xasprintf("%s\x1f%s", section, name);
 	for (i = 0; i < ps->nr_seen; i++) {
 		if (!strcmp(ps->seen[i], tag)) {
 			free(tag);
 			return true;
 		}
 	}
-	ps->seen = cfg_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
+	ps->seen = cb_xrealloc(ps->seen, (ps->nr_seen + 1) * sizeof(*ps->seen));
 	ps->seen[ps->nr_seen++] = tag;
 	return false;
 }
@@ -363,13 +369,13 @@ static void setting_key(struct pstate *ps, const char *name, const char *value)
 		fail(ps, ps->line, "[setting %s] key '%s': %s", s->name, name, why);
 		return;
 	}
-	s->knobs = cfg_xrealloc(s->knobs, (s->nr_knobs + 1) * sizeof(*ks));
+	s->knobs = cb_xrealloc(s->knobs, (s->nr_knobs + 1) * sizeof(*ks));
 	ks = &s->knobs[s->nr_knobs++];
 	memset(ks, 0, sizeof(*ks));
 	ks->knob = knob;
 	snprintf(ks->arg, sizeof(ks->arg), "%s", arg);
-	ks->key = cfg_xstrdup(name);
-	ks->value = cfg_xstrdup(value);
+	ks->key = cb_xstrdup(name);
+	ks->value = cb_xstrdup(value);
 	ks->line = ps->line;
 }
 
@@ -426,11 +432,11 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 		return;
 	}
 	/* options are checked once the whole section is read: the program may come later */
-	ph->args = cfg_xrealloc(ph->args, (ph->nr_args + 1) * sizeof(*a));
+	ph->args = cb_xrealloc(ph->args, (ph->nr_args + 1) * sizeof(*a));
 	a = &ph->args[ph->nr_args++];
 	memset(a, 0, sizeof(*a));
-	a->name = cfg_xstrdup(dot + 1);
-	a->value = cfg_xstrdup(value);
+	a->name = cb_xstrdup(dot + 1);
+	a->value = cb_xstrdup(value);
 	a->quick = quick;
 	a->line = ps->line;
 }
@@ -466,6 +472,12 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	store_key(ps, k, base_of(ps, k->base), value, ps->line);
+	if (ps->sec == SEC_KERNEL && k->target) {
+		/* the target may be set later in the section, or by [global]: check at the end */
+		ps->owned = cb_xrealloc(ps->owned, (ps->nr_owned + 1) * sizeof(*ps->owned));
+		ps->owned[ps->nr_owned++] = (struct owned_key){
+			(struct cb_kernel *)ps->obj - ps->cfg->kernels, k, ps->line };
+	}
 	if (ps->sec == SEC_KERNEL && !strcmp(name, "recipe"))
 		((struct cb_kernel *)ps->obj)->recipe_line = ps->line;
 	return 1;
@@ -507,8 +519,6 @@ static void check_workload(struct pstate *ps, struct cb_workload *w)
 	}
 }
 
-static const char *const wmark_keys[3] = { "wmark.period", "wmark.order", "wmark.count" };
-
 /* a `kernels` list of [SECTION NAME] at @line: every name must be a [kernel] of the file */
 static void check_kernel_names(struct pstate *ps, const char *section, const char *name,
 			       char **list, int line)
@@ -533,69 +543,34 @@ static void check_kernel_names(struct pstate *ps, const char *section, const cha
 	}
 }
 
-/* a setting's own keys, once every [kernel] is known: kernels names them; wmark.* all or none */
+/* a setting's own keys, once every [kernel] is known: kernels names them; every policy's verify */
 static void check_setting(struct pstate *ps, struct cb_setting *s)
 {
-	int given = 0;
+	const struct cb_policy_ops *p;
+	char why[512];
+	int line;
 
-	for (int i = 0; i < 3; i++)
-		given += s->has_wmark_key[i];
-	if (given && given < 3) {
-		char missing[64] = "";
-
-		for (int i = 0; i < 3; i++)
-			if (!s->has_wmark_key[i])
-				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
-					 "%s%s", missing[0] ? " and " : "", wmark_keys[i]);
-		fail(ps, s->wmark.line, "[setting %s]: the wmark policy needs wmark.period, "
-			 "wmark.order and wmark.count together (missing: %s)", s->name, missing);
-		return;
+	for (size_t i = 0; (p = cb_policy_nth(i)); i++) {
+		line = s->line;
+		if (p->verify && p->verify(s, why, sizeof(why), &line) < 0) {
+			fail(ps, line, "%s", why);
+			return;
+		}
 	}
 	check_kernel_names(ps, "setting", s->name, s->kernels, s->kernels_line);
 }
 
-/* a remote path the harness creates, copies into and replaces parts of: plain and absolute */
-static bool remote_path_ok(const char *p)
+static void check_kernel_target(struct pstate *ps, const struct cb_kernel *k)
 {
-	if (p[0] != '/' || !strcmp(p, "/") || strstr(p, "/../") || strstr(p, "/./") ||
-	    strstr(p, "//"))
-		return false;
-	for (; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("/._+-", *p))
-			return false;
-	return true;
-}
+	const struct cb_target_class *cls = cb_target_class_find(cb_cfg_target_names[k->target]);
+	char why[512];
 
-/* the ssh keys: a host ssh cannot take for an option, plain remote paths */
-static void check_ssh_kernel(struct pstate *ps, struct cb_kernel *k)
-{
-	const char *h = k->host;
-
-	if (k->target != CB_TARGET_SSH)
-		return;
-	if (!h) {
-		fail(ps, k->line, "[kernel %s]: target ssh needs key 'host' ([user@]host of the lab "
-			 "machine)", k->name);
-		return;
-	}
-	if (!*h || h[0] == '-' || strpbrk(h, " \t\n\r'\"`$;&|<>()*?[]{}\\")) {
-		fail(ps, k->line, "[kernel %s] key 'host': '%s' is not a [user@]host (no leading '-', "
-			 "blanks or shell characters)", k->name, h);
-		return;
-	}
-	if (!remote_path_ok(k->remote_dir) ||
-	    (k->remote_state_dir && !remote_path_ok(k->remote_state_dir))) {
-		fail(ps, k->line, "[kernel %s]: remote_dir and remote_state_dir must be absolute "
-			 "paths other than / of letters, digits, '/', '.', '_', '+', '-'", k->name);
-		return;
-	}
-	for (size_t i = 0; k->ssh_options && k->ssh_options[i]; i++) {
-		if (!strchr(k->ssh_options[i], '=') || k->ssh_options[i][0] == '-') {
-			fail(ps, k->line, "[kernel %s] key 'ssh_options': '%s' is not KEY=VALUE", k->name,
-			     k->ssh_options[i]);
-			return;
-		}
-	}
+	/* a check skipped in silence would pass a config it should refuse: say it */
+	if (!cls)
+		fail(ps, k->line, "target %s: no such target class (internal: "
+		     "cb_targets_register() was not called)", cb_cfg_target_names[k->target]);
+	else if (cls->verify && cls->verify(k, why, sizeof(why)) < 0)
+		fail(ps, k->line, "%s", why);
 }
 
 static void check_config(struct pstate *ps)
@@ -603,6 +578,9 @@ static void check_config(struct pstate *ps)
 	struct cb_config *cfg = ps->cfg;
 	size_t i;
 
+	if (!cb_policy_nth(0))
+		fail(ps, ps->line, "no policy registered (internal: cb_policies_register() was not "
+		     "called): the policy keys would go unchecked");
 	if (!cfg->nr_settings)
 		fail(ps, ps->line, "no [setting NAME] section: a matrix needs at least one setting");
 	if (!cfg->nr_workloads)
@@ -612,7 +590,7 @@ static void check_config(struct pstate *ps)
 			cfg->kernels[i].target = cfg->target;
 	if (!cfg->nr_kernels) {
 		/* no kernel named: the booted one, on the global target */
-		cfg->kernels = cfg_xrealloc(NULL, sizeof(*cfg->kernels));
+		cfg->kernels = cb_xrealloc(NULL, sizeof(*cfg->kernels));
 		memset(cfg->kernels, 0, sizeof(*cfg->kernels));
 		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s", cb_cfg_target_names[cfg->target]);
 		cfg->kernels[0].target = cfg->target;
@@ -621,8 +599,17 @@ static void check_config(struct pstate *ps)
 	}
 	for (i = 0; i < cfg->nr_settings && !ps->failed; i++)
 		check_setting(ps, &cfg->settings[i]);
+	for (i = 0; i < ps->nr_owned && !ps->failed; i++) {
+		const struct owned_key *o = &ps->owned[i];
+		const char *t = cb_cfg_target_names[cfg->kernels[o->kernel].target];
+
+		if (strcmp(t, o->k->target))
+			fail(ps, o->line, "[kernel %s] key '%s': only the %s target reads it, and "
+			     "this kernel's target is %s", cfg->kernels[o->kernel].name, o->k->name,
+			     o->k->target, t);
+	}
 	for (i = 0; i < cfg->nr_kernels && !ps->failed; i++)
-		check_ssh_kernel(ps, &cfg->kernels[i]);
+		check_kernel_target(ps, &cfg->kernels[i]);
 	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++) {
 		check_workload(ps, &cfg->workloads[i]);
 		if (!ps->failed)
@@ -630,11 +617,11 @@ static void check_config(struct pstate *ps)
 					   cfg->workloads[i].kernels, cfg->workloads[i].kernels_line);
 	}
 	if (!cfg->name) {
-		char *dup = cfg_xstrdup(cfg->path), *base = basename(dup), *dot = strrchr(base, '.');
+		char *dup = cb_xstrdup(cfg->path), *base = basename(dup), *dot = strrchr(base, '.');
 
 		if (dot && !strcmp(dot, ".ini"))
 			*dot = '\0';
-		cfg->name = cfg_xstrdup(base);
+		cfg->name = cb_xstrdup(base);
 		free(dup);
 	}
 }
@@ -662,10 +649,8 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return NULL;
 	}
-	cfg = calloc(1, sizeof(*cfg));
-	if (!cfg)
-		abort();
-	cfg->path = cfg_xstrdup(path);
+	cfg = cb_xcalloc(1, sizeof(*cfg));
+	cfg->path = cb_xstrdup(path);
 	hash_file(cfg, data, len);
 	ps.cfg = cfg;
 	ps.file = path;
@@ -674,7 +659,7 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 	set_defaults(&ps, SEC_COLLECTOR, NULL);
 	ps.fp = fmemopen(data, len, "r");
 	if (!ps.fp)
-		abort();
+		cb_oom();
 	rc = ini_parse_stream(reader, &ps, handler, &ps);
 	fclose(ps.fp);
 	free(data);
@@ -685,6 +670,7 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 	for (size_t i = 0; i < ps.nr_seen; i++)
 		free(ps.seen[i]);
 	free(ps.seen);
+	free(ps.owned);
 	if (ps.failed) {
 		snprintf(err, errlen, "%s", ps.err);
 		cb_config_free(cfg);

@@ -13,10 +13,10 @@
 
 char **cb_phase_argv(const struct cb_phase *ph, const char *program_path, bool quick)
 {
-	char **argv = cfg_xrealloc(NULL, (2 * ph->nr_args + 2) * sizeof(*argv));
+	char **argv = cb_xrealloc(NULL, (2 * ph->nr_args + 2) * sizeof(*argv));
 	size_t n = 0, i, j;
 
-	argv[n++] = cfg_xstrdup(program_path);
+	argv[n++] = cb_xstrdup(program_path);
 	for (i = 0; i < ph->nr_args; i++) {
 		const struct cb_wl_arg *a = &ph->args[i];
 		bool overridden = false;
@@ -31,14 +31,12 @@ char **cb_phase_argv(const struct cb_phase *ph, const char *program_path, bool q
 			/* a flag: present when true, absent when false */
 			if (!strcmp(a->value, "1") || !strcmp(a->value, "true") ||
 			    !strcmp(a->value, "yes")) {
-				if (asprintf(&argv[n++], "--%s", a->name) < 0)
-					abort();
+				argv[n++] = cb_xasprintf("--%s", a->name);
 			}
 			continue;
 		}
-		if (asprintf(&argv[n++], "--%s", a->name) < 0)
-			abort();
-		argv[n++] = cfg_xstrdup(a->value);
+		argv[n++] = cb_xasprintf("--%s", a->name);
+		argv[n++] = cb_xstrdup(a->value);
 	}
 	argv[n] = NULL;
 	return argv;

@@ -7,29 +7,12 @@
 #define CB_CONFIG_INT_H
 
 #include "config.h"
+#include "xalloc.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* out of memory while parsing a config: nothing sensible is left to do (abort) */
-static inline void *cfg_xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		abort();
-	return p;
-}
-
-static inline char *cfg_xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		abort();
-	return d;
-}
 
 enum cfg_sec { SEC_GLOBAL, SEC_KERNEL, SEC_SETTING, SEC_WORKLOAD, SEC_COLLECTOR, SEC_NONE };
 
@@ -53,6 +36,7 @@ struct cfg_key {
 	enum key_base base;
 	size_t off;
 	const char *help;
+	const char *target; /* a [kernel] key only that target reads ("qemu", "ssh"), or NULL */
 };
 
 /* the keys of every section but a setting's knobs and a workload's phases; ends at SEC_NONE */

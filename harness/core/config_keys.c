@@ -53,14 +53,15 @@ const struct cfg_key cb_cfg_keys[] = {
 	  "--resume after booting it)" },
 	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, KRN(recipe),
 	  "qemu target: the kernel recipe (configs/kernels/NAME.ini; relative to this file's "
-	  "directory) built, cached and booted for this kernel's cells" },
+	  "directory) built, cached and booted for this kernel's cells", "qemu" },
 	{ SEC_KERNEL, "memory", KT_SIZE, "2G", 64 << 20, 1LL << 40, NULL, KRN(memory),
-	  "qemu target: guest memory (bytes like 2G, or a fraction of the host's MemTotal)" },
+	  "qemu target: guest memory (bytes like 2G, or a fraction of the host's MemTotal)",
+	  "qemu" },
 	{ SEC_KERNEL, "cpus", KT_INT, "2", 1, 64, NULL, KRN(cpus),
-	  "qemu target: guest CPUs" },
+	  "qemu target: guest CPUs", "qemu" },
 	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 1000, 86400000, NULL, KRN(boot_timeout_s),
 	  "qemu target: a guest whose agent has not started within this is killed and the cell "
-	  "fails with the console's tail; the agent then gets the workload's timeouts" },
+	  "fails with the console's tail; the agent then gets the workload's timeouts", "qemu" },
 	{ SEC_SETTING, "kernels", KT_LIST, NULL, 0, 0, NULL, SET(kernels),
 	  "comma-separated [kernel] names this setting runs on (default: every kernel); the "
 	  "matrix skips its other cells and the run's first line says how many and why (for "
@@ -77,21 +78,22 @@ const struct cfg_key cb_cfg_keys[] = {
 	  "policy's thread, whose CPU time is the metric cpu_policy_ns" },
 	{ SEC_KERNEL, "host", KT_STRING, NULL, 0, 0, NULL, KRN(host),
 	  "ssh target: the lab machine, [user@]host as ssh takes it (root there: the agent sets "
-	  "sysctls); runs with BatchMode=yes, so a key must log in without a prompt" },
+	  "sysctls); runs with BatchMode=yes, so a key must log in without a prompt", "ssh" },
 	{ SEC_KERNEL, "port", KT_INT, NULL, 1, 65535, NULL, KRN(port),
-	  "ssh target: the ssh port (default: ssh's own, 22 or ~/.ssh/config)" },
+	  "ssh target: the ssh port (default: ssh's own, 22 or ~/.ssh/config)", "ssh" },
 	{ SEC_KERNEL, "identity", KT_STRING, NULL, 0, 0, NULL, KRN(identity),
-	  "ssh target: the private key file (ssh -i; relative to this file's directory)" },
+	  "ssh target: the private key file (ssh -i; relative to this file's directory)", "ssh" },
 	{ SEC_KERNEL, "remote_dir", KT_STRING, "/var/tmp/compactbench", 0, 0, NULL, KRN(remote_dir),
 	  "ssh target: the remote work directory (absolute; letters, digits, / . _ + -): the agent, "
 	  "the workload programs and their libraries are copied into it, cells are written there "
-	  "and fetched back; an existing non-empty directory must be one compactbench made" },
+	  "and fetched back; an existing non-empty directory must be one compactbench made",
+	  "ssh" },
 	{ SEC_KERNEL, "remote_state_dir", KT_STRING, NULL, 0, 0, NULL, KRN(remote_state_dir),
 	  "ssh target: the remote agent's COMPACTBENCH_STATE_DIR, where its restore journal lives "
-	  "(default: the agent's, /run/compactbench)" },
+	  "(default: the agent's, /run/compactbench)", "ssh" },
 	{ SEC_KERNEL, "ssh_options", KT_LIST, NULL, 0, 0, NULL, KRN(ssh_options),
 	  "ssh target: extra ssh/scp options, comma-separated KEY=VALUE, each passed as -o "
-	  "KEY=VALUE before the defaults (e.g. UserKnownHostsFile=/path, ProxyJump=gw)" },
+	  "KEY=VALUE before the defaults (e.g. UserKnownHostsFile=/path, ProxyJump=gw)", "ssh" },
 	{ SEC_WORKLOAD, "kernels", KT_LIST, NULL, 0, 0, NULL, WKL(kernels),
 	  "comma-separated [kernel] names this workload runs on (default: every kernel), e.g. a "
 	  "workload sized for the host next to ones sized for a 1 GiB guest" },

@@ -23,6 +23,7 @@ struct cb_run {
 	const char *root;	      /* prefix of /proc and /sys ("" for the machine) */
 	struct cb_journal journal;
 	bool quick;
+	const char *target_name;      /* meta.json's "target" (agent --target), NULL: "host" */
 	struct json_object *knobs;    /* the current cell's knob values as read back */
 	struct cb_timing timing;      /* the current cell's parts (timing.h) */
 	char err[2048];		      /* why the last step failed */

@@ -44,7 +44,7 @@ static const char init_script[] =
 	"	q=; [ \"$cbquick\" = 1 ] && q=--quick\n"
 	"	echo \"" CB_INIT_AGENT_LINE " $(cat /proc/uptime)\"\n"
 	"	COMPACTBENCH_STATE_DIR=/tmp/cbstate COMPACTBENCH_WORKLOADS=" GUEST_DIR "/workloads \\\n"
-	"		" GUEST_DIR "/compactbench agent $q /mnt/results/config.ini \"$cbcell\" /mnt/results\n"
+	"		" GUEST_DIR "/compactbench agent --target qemu $q /mnt/results/config.ini \"$cbcell\" /mnt/results\n"
 	"	echo \"" CB_INIT_AGENT_EXIT_LINE " $?\"\n"
 	"	sync\n"
 	"	umount /mnt/results\n"

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "matrix.h"
+#include "target_class.h"
 
 struct cb_run;
 
@@ -27,6 +28,18 @@ struct cb_target_ops {
 extern const struct cb_target_ops cb_target_host;
 extern const struct cb_target_ops cb_target_qemu;
 extern const struct cb_target_ops cb_target_ssh;
+
+/* the classes (target_class.h) of the built-in targets, next to their ops */
+extern const struct cb_target_class cb_target_host_class;
+extern const struct cb_target_class cb_target_qemu_class;
+extern const struct cb_target_class cb_target_ssh_class;
+
+/*
+ * cb_targets_register - register the built-in target classes, so configs find them by
+ * name (their verify callbacks run at load). Call before the first cb_config_load; the
+ * commands do it at start. Calling it again is harmless.
+ */
+void cb_targets_register(void);
 
 /*
  * cb_qemu_accel_known - whether the qemu target knows its accelerator without booting a

@@ -179,7 +179,7 @@ static void host_cell_failed(struct cb_run *run, const struct cb_cell *cell, con
 
 	if (cb_mkdir_p(cell_dir) < 0)
 		return;
-	meta = cb_meta_new(run, cell, "host");
+	meta = cb_meta_new(run, cell, run->target_name ? run->target_name : "host");
 	json_object_object_add(meta, "knobs", json_object_get(run->knobs));
 	if (cb_meta_write(cell_dir, meta, "failed", run->err) < 0)
 		cb_log("%s/meta.json: cannot write: %s", cell_dir, strerror(errno));
@@ -215,4 +215,8 @@ const struct cb_target_ops cb_target_host = {
 	.run_cell = host_run_cell,
 	.fetch = host_fetch,
 	.teardown = host_teardown,
+};
+
+const struct cb_target_class cb_target_host_class = {
+	.name = "host",
 };

@@ -438,7 +438,6 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 			       json_object_new_double(qs.agent_end_s));
 	json_object_object_add(q, "guest_s", json_object_new_double(qs.total_s));
 	json_object_object_add(meta, "qemu", q);
-	json_object_object_add(meta, "target", json_object_new_string("qemu"));
 	cb_json_write_atomic(path, meta);
 	status = json_object_object_get_ex(meta, "status", &st) ? json_object_get_string(st) : "";
 	if (strcmp(status, "complete")) {
@@ -463,4 +462,9 @@ const struct cb_target_ops cb_target_qemu = {
 	.run_cell = qemu_run_cell,
 	.fetch = qemu_fetch,
 	.teardown = qemu_teardown,
+};
+
+const struct cb_target_class cb_target_qemu_class = {
+	.name = "qemu",
+	.flags = CB_TARGET_GUEST,
 };

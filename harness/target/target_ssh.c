@@ -22,7 +22,9 @@
 #include "ssh.h"
 #include "target.h"
 #include "util.h"
+#include "xalloc.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gnu/libc-version.h>
@@ -80,7 +82,7 @@ static char *shell_cmd(const char *fmt, ...)
 	va_list ap;
 
 	if (!f)
-		abort();
+		cb_oom();
 	va_start(ap, fmt);
 	for (const char *p = fmt; *p; p++) {
 		if (*p != '%' || !p[1]) {
@@ -98,8 +100,7 @@ static char *shell_cmd(const char *fmt, ...)
 	va_end(ap);
 	fclose(f);
 	q = cb_sh_quoted(script);
-	if (asprintf(&cmd, "exec /bin/sh -c %s", q) < 0)
-		abort();
+	cmd = cb_xasprintf("exec /bin/sh -c %s", q);
 	free(q);
 	free(script);
 	return cmd;
@@ -115,8 +116,9 @@ static void files_add(struct files *fl, const char *path)
 		if (!strcmp(b, base))
 			return;
 	}
-	if (fl->nr >= MAX_FILES || !(fl->path[fl->nr] = strdup(path)))
-		abort();
+	if (fl->nr >= MAX_FILES)
+		abort(); /* MAX_FILES is far above any program's libraries: a bug, not memory */
+	fl->path[fl->nr] = cb_xstrdup(path);
 	fl->nr++;
 }
 
@@ -165,7 +167,7 @@ static int gather(struct cb_run *run, struct files *bin, struct files *wls, stru
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (!f)
-		abort();
+		cb_oom();
 	if (n < 0) {
 		fclose(f);
 		cb_run_set_err(run, "/proc/self/exe: %s", strerror(errno));
@@ -204,10 +206,8 @@ static int gather(struct cb_run *run, struct files *bin, struct files *wls, stru
 /* each line of @text as a log line naming @host */
 static void relay(const char *host, const char *text)
 {
-	char *copy = strdup(text), *line, *save = NULL;
+	char *copy = cb_xstrdup(text), *line, *save = NULL;
 
-	if (!copy)
-		abort();
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		cb_log("%s: %s", host, line);
 	free(copy);
@@ -389,7 +389,6 @@ static int annotate(struct cb_run *run, const struct cb_cell *cell, const char *
 	json_object_object_add(o, "agent_exit", json_object_new_int(ss.agent_exit));
 	json_object_object_add(o, "ssh_s", json_object_new_double(ss.cell_s));
 	json_object_object_add(meta, "ssh", o);
-	json_object_object_add(meta, "target", json_object_new_string("ssh"));
 	cb_json_write_atomic(path, meta);
 	snprintf(status, status_size, "%s", json_object_object_get_ex(meta, "status", &st) ?
 		 json_object_get_string(st) : "");
@@ -469,7 +468,8 @@ static int ssh_run_cell(struct cb_run *run, const struct cb_cell *cell, const ch
 	}
 	io.log_fd = fd;
 	cmd = shell_cmd("R=%q; S=%q; " REMOTE_ENV
-			"exec \"$R/bin/compactbench\" agent %s \"$R/run/config.ini\" %q \"$R/run\"",
+			"exec \"$R/bin/compactbench\" agent --target ssh %s \"$R/run/config.ini\" %q "
+			"\"$R/run\"",
 			k->remote_dir, state_dir(k), run->quick ? "--quick" : "", cell->id);
 	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	t0 = cb_now_ns();
@@ -530,4 +530,52 @@ const struct cb_target_ops cb_target_ssh = {
 	.run_cell = ssh_run_cell,
 	.fetch = ssh_fetch,
 	.teardown = ssh_teardown,
+};
+
+/* a remote path the harness creates, copies into and replaces parts of: plain and absolute */
+static bool remote_path_ok(const char *p)
+{
+	if (p[0] != '/' || !strcmp(p, "/") || strstr(p, "/../") || strstr(p, "/./") ||
+	    strstr(p, "//"))
+		return false;
+	for (; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("/._+-", *p))
+			return false;
+	return true;
+}
+
+/* the ssh keys: a host ssh cannot take for an option, plain remote paths */
+static int ssh_verify(const struct cb_kernel *k, char *why, size_t len)
+{
+	const char *h = k->host;
+
+	if (!h) {
+		snprintf(why, len, "[kernel %s]: target ssh needs key 'host' ([user@]host of the lab "
+			 "machine)", k->name);
+		return -1;
+	}
+	if (!*h || h[0] == '-' || strpbrk(h, " \t\n\r'\"`$;&|<>()*?[]{}\\")) {
+		snprintf(why, len, "[kernel %s] key 'host': '%s' is not a [user@]host (no leading "
+			 "'-', blanks or shell characters)", k->name, h);
+		return -1;
+	}
+	if (!remote_path_ok(k->remote_dir) ||
+	    (k->remote_state_dir && !remote_path_ok(k->remote_state_dir))) {
+		snprintf(why, len, "[kernel %s]: remote_dir and remote_state_dir must be absolute "
+			 "paths other than / of letters, digits, '/', '.', '_', '+', '-'", k->name);
+		return -1;
+	}
+	for (size_t i = 0; k->ssh_options && k->ssh_options[i]; i++) {
+		if (!strchr(k->ssh_options[i], '=') || k->ssh_options[i][0] == '-') {
+			snprintf(why, len, "[kernel %s] key 'ssh_options': '%s' is not KEY=VALUE",
+				 k->name, k->ssh_options[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct cb_target_class cb_target_ssh_class = {
+	.name = "ssh",
+	.verify = ssh_verify,
 };

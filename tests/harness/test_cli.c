@@ -197,6 +197,10 @@ static void test_bad_command_line(void **state)
 	expect((char *[]){ "kernel", "build", "/nonexistent/recipe.ini", NULL }, 2,
 	       "/nonexistent/recipe.ini: cannot read");
 	expect((char *[]){ "agent", "x.ini", NULL }, 2, "usage: compactbench agent");
+	/* --target takes a name: the qemu and ssh targets pass theirs for meta.json */
+	expect((char *[]){ "agent", "--target", NULL }, 2, "usage: compactbench agent");
+	expect((char *[]){ "agent", "--target", "qemu", "/nonexistent/x.ini", "c.s.w.r1", "/tmp",
+			   NULL }, 2, "/nonexistent/x.ini: cannot read");
 	/* a malformed event is a bad command line (2), not a failed recording (125) */
 	expect((char *[]){ "record", "-e", "compaction", "--", "true", NULL }, 2,
 	       "bad event \"compaction\"");

@@ -15,6 +15,10 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "target.h"
+#include "target_class.h"
+#include "policy.h"
+#include "wmark.h"
 #include "matrix.h"
 #include "util.h"
 
@@ -236,6 +240,14 @@ static const struct bad_case bad_cases[] = {
 	{ "[kernel lab]\ntarget = ssh\nhost = lab\nport = 70000\n" SW, 4, "key 'port'" },
 	{ "[kernel lab]\ntarget = ssh\nhost = lab\nssh_options = -F/x\n" SW, 1,
 	  "key 'ssh_options': '-F/x' is not KEY=VALUE" },
+	/* a target's own key on another target: refused at its line, even set before target */
+	{ "[kernel vm]\nhost = lab\ntarget = qemu\nrecipe = r.ini\n" SW, 2,
+	  "[kernel vm] key 'host': only the ssh target reads it, and this kernel's target is qemu" },
+	{ "[global]\ntarget = ssh\n[kernel lab]\nhost = lab\ncpus = 4\n" SW, 5,
+	  "[kernel lab] key 'cpus': only the qemu target reads it, and this kernel's target is ssh" },
+	/* an unknown target name names the file, line and every target there is */
+	{ "[kernel lab]\ntarget = vbox\n" SW, 2,
+	  "[kernel lab] key 'target': 'vbox' is not one of the allowed values: host, qemu, ssh" },
 };
 
 static void test_bad_inputs(void **state)
@@ -250,6 +262,56 @@ static void test_bad_inputs(void **state)
 			fail_msg("case %zu: want '%s...%s', got '%s'", i, want, bad_cases[i].needle,
 				 cfg ? "(accepted)" : err);
 	}
+}
+
+/* the registry: the built-in classes by name, their flags, a clash refused, none unknown */
+static void test_target_registry(void **state)
+{
+	static const struct cb_target_class fake_ssh = { .name = "ssh" };
+	const struct cb_target_class *ssh = cb_target_class_find("ssh");
+	char why[256];
+
+	assert_non_null(ssh);
+	assert_string_equal(ssh->name, "ssh");
+	assert_ptr_equal(ssh, &cb_target_ssh_class);
+	assert_int_equal(cb_target_class_find("qemu")->flags & CB_TARGET_GUEST, CB_TARGET_GUEST);
+	assert_int_equal(cb_target_class_find("host")->flags & CB_TARGET_GUEST, 0);
+	assert_null(cb_target_class_find("vbox"));
+	assert_int_equal(cb_target_class_register(&cb_target_ssh_class), 0); /* again: no-op */
+	assert_int_equal(cb_target_class_register(&fake_ssh), -1);
+	assert_ptr_equal(cb_target_class_find("ssh"), &cb_target_ssh_class);
+	/* the verify callback itself, without a file: the message has no FILE:LINE */
+	{
+		struct cb_kernel k = { .name = "lab", .remote_dir = "/var/tmp/cb" };
+
+		assert_int_equal(ssh->verify(&k, why, sizeof(why)), -1);
+		assert_string_equal(why, "[kernel lab]: target ssh needs key 'host' ([user@]host of "
+			 "the lab machine)");
+		k.host = "root@lab";
+		assert_int_equal(ssh->verify(&k, why, sizeof(why)), 0);
+	}
+}
+
+/* the wmark policy's verify: all three keys or none, the message at the first key's line */
+static void test_policy_wmark_verify(void **state)
+{
+	const struct cb_policy_ops *p = cb_policy_find("wmark");
+	struct cb_setting s = { .name = "w", .line = 4 };
+	char why[256];
+	int line = 0;
+
+	assert_ptr_equal(p, &cb_policy_wmark);
+	assert_ptr_equal(cb_policy_nth(0), p);
+	assert_null(cb_policy_find("predictor"));
+	assert_int_equal(p->verify(&s, why, sizeof(why), &line), 0); /* none: fine */
+	s.has_wmark_key[1] = true;
+	s.wmark.line = 6;
+	assert_int_equal(p->verify(&s, why, sizeof(why), &line), -1);
+	assert_int_equal(line, 6);
+	assert_string_equal(why, "[setting w]: the wmark policy needs wmark.period, wmark.order "
+			    "and wmark.count together (missing: wmark.period and wmark.count)");
+	s.has_wmark_key[0] = s.has_wmark_key[2] = true;
+	assert_int_equal(p->verify(&s, why, sizeof(why), &line), 0);
 }
 
 static void test_missing_file(void **state)
@@ -671,7 +733,12 @@ int main(void)
 		cmocka_unit_test(test_shipped_configs_parse), cmocka_unit_test(test_ssh_kernel),
 		cmocka_unit_test(test_default_is_quick_policies),
 		cmocka_unit_test(test_readme_matches_tables),
+		cmocka_unit_test(test_target_registry),
+		cmocka_unit_test(test_policy_wmark_verify),
 	};
+
+	cb_targets_register();
+	cb_policies_register();
 
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

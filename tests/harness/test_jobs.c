@@ -26,6 +26,8 @@
 #include "run_progress.h"
 #include "timing.h"
 #include "util.h"
+#include "target.h"
+#include "wmark.h"
 
 static char tmpdir[] = "/tmp/cb-test-jobs-XXXXXX";
 
@@ -258,5 +260,8 @@ int main(void)
 		cmocka_unit_test(test_estimate_from_config),
 	};
 
+	/* the target and policy checks config loading runs (as main() registers them) */
+	cb_targets_register();
+	cb_policies_register();
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

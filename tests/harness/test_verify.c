@@ -26,6 +26,8 @@
 
 #include <json-c/json.h>
 #include "util.h"
+#include "target.h"
+#include "wmark.h"
 
 static char tmpdir[] = "/tmp/cb-test-verify-XXXXXX";
 
@@ -253,5 +255,8 @@ int main(void)
 
 	if (!mkdtemp(tmpdir))
 		return 1;
+	/* the target and policy checks config loading runs (as main() registers them) */
+	cb_targets_register();
+	cb_policies_register();
 	return cmocka_run_group_tests(tests, NULL, teardown);
 }
