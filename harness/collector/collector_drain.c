@@ -196,6 +196,30 @@ static char *read_cpu_stats(struct cb_collector *c, int cpu)
 	return tracefs_instance_file_read(c->inst, rel, NULL);
 }
 
+/* scan_missed() where the spool cannot be mapped: a pread of each page's header */
+static int scan_missed_pread(struct cb_collector *c, int cpu, struct cb_collector_cpu_stats *cs)
+{
+	struct cb_collector_cpu *s = &c->cpu[cpu];
+	unsigned char hdr[PAGE_HDR];
+	uint64_t off, commit, len, count;
+
+	for (off = 0; off + c->page_size <= s->bytes; off += c->page_size) {
+		if (pread(s->fd, hdr, sizeof(hdr), off) != (ssize_t)sizeof(hdr)) {
+			errno = errno ? errno : EIO;
+			return cb_collector_set_err(c, -EIO, "reading spool file %s", s->path);
+		}
+		memcpy(&commit, hdr + 8, 8);
+		if (!(commit & RB_MISSED_EVENTS))
+			continue;
+		cs->missed_pages++;
+		len = commit & RB_COMMIT_MASK;
+		if ((commit & RB_MISSED_STORED) && PAGE_HDR + len + 8 <= (uint64_t)c->page_size &&
+		    pread(s->fd, &count, 8, off + PAGE_HDR + len) == 8)
+			cs->missed_events += count;
+	}
+	return 0;
+}
+
 /*
  * the pages of one spool file the kernel flagged with missed events: walks each page's
  * header (and the stored count after the data when there is one) through one read-only
@@ -211,7 +235,7 @@ static int scan_missed(struct cb_collector *c, int cpu, struct cb_collector_cpu_
 		return 0;
 	map = mmap(NULL, size, PROT_READ, MAP_SHARED, s->fd, 0);
 	if (map == MAP_FAILED)
-		return cb_collector_set_err(c, -EIO, "mapping spool file %s", s->path);
+		return scan_missed_pread(c, cpu, cs);	/* 9p (the guest's run dir) cannot map */
 	madvise((void *)map, size, MADV_SEQUENTIAL);
 	for (off = 0; off < size; off += c->page_size) {
 		memcpy(&commit, map + off + 8, 8);
