@@ -498,6 +498,8 @@ static int write_trace(struct cb_collector *c, const char *trace_path)
 		.page_size = c->page_size,
 		.trace_clock = c->clock,
 		.kallsyms_path = c->kallsyms ? "/proc/kallsyms" : NULL,
+		/* the biggest spool file becomes the trace: its pages are not copied */
+		.adopt = true,
 	};
 	char tmp[PATH_MAX];
 	long long size = -1;

@@ -25,6 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,7 +75,16 @@ struct out {
 	int fd;
 	unsigned long long pos;
 	const char *path;
+	int head_fd;		/* adopted: the file the header was written to first */
+	const char *adopted;	/* adopted: the CPU file that became the trace */
 };
+
+static __thread int last_adopted = -1;
+
+int cb_tracedat_adopted(void)
+{
+	return last_adopted;
+}
 
 static int put(struct out *o, const void *data, size_t len)
 {
@@ -480,11 +490,51 @@ static int pad_to(struct out *o, unsigned long long target)
 	return 0;
 }
 
+/*
+ * make the CPU file @path (@size bytes) the trace itself: insert room for what is written so
+ * far (o->pos, page-aligned) in front of its data, copy that in, and go on writing behind its
+ * data. Returns 1 when adopted, 0 when the filesystem refuses (nothing changed: copy it),
+ * -1 on an error.
+ */
+static int adopt(struct out *o, const char *path, unsigned long long size)
+{
+	struct stat a, b;
+	loff_t in = 0, to = 0;
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &a) < 0 || fstat(o->fd, &b) < 0 || a.st_dev != b.st_dev ||
+	    (unsigned long long)a.st_size != size ||
+	    fallocate(fd, FALLOC_FL_INSERT_RANGE, 0, o->pos) < 0) {
+		close(fd);
+		return 0;
+	}
+	while (in < (loff_t)o->pos) {
+		ssize_t n = copy_file_range(o->fd, &in, fd, &to, o->pos - in, 0);
+
+		if (n <= 0) {
+			close(fd);
+			return fail(n < 0 ? errno : EIO, "copying the header into %s: %s", path,
+				    n < 0 ? strerror(errno) : "short copy");
+		}
+	}
+	if (lseek(fd, o->pos + size, SEEK_SET) < 0) {
+		close(fd);
+		return fail(errno, "seeking in %s: %s", path, strerror(errno));
+	}
+	o->head_fd = o->fd;
+	o->fd = fd;
+	o->pos += size;
+	o->adopted = path;
+	return 1;
+}
+
 static int put_cpu_data(struct out *o, const struct cb_tracedat_src *src, unsigned int psize,
 			const char *clock)
 {
 	unsigned long long *size, off;
-	int i, ret = -1;
+	int i, ret = -1, big = -1;
 
 	size = calloc(src->nr_cpus, sizeof(*size));
 	if (!size)
@@ -503,6 +553,8 @@ static int put_cpu_data(struct out *o, const struct cb_tracedat_src *src, unsign
 			     size[i], psize);
 			goto out;
 		}
+		if (src->adopt && c->path && size[i] && (big < 0 || size[i] > size[big]))
+			big = i;
 	}
 	if (put(o, "flyrecord", 10))
 		goto out;
@@ -528,6 +580,16 @@ static int put_cpu_data(struct out *o, const struct cb_tracedat_src *src, unsign
 			if (put(o, c->data, size[i]))
 				goto out;
 			continue;
+		}
+		if (i == big) {
+			int r = adopt(o, c->path, size[i]);
+
+			if (r < 0)
+				goto out;
+			if (r > 0) {
+				last_adopted = i;
+				continue;
+			}
 		}
 		fd = open(c->path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
@@ -597,37 +659,52 @@ static int write_all_sections(struct out *o, const struct cb_tracedat_src *src, 
 	return put_cpu_data(o, src, psize, clk);
 }
 
+/* the end of a write: the adopted CPU file, fsync'ed, takes the name @path */
+static int finish(struct out *o, const char *path)
+{
+	if (o->adopted && fchmod(o->fd, 0644) < 0)
+		return fail(errno, "chmod %s: %s", o->adopted, strerror(errno));
+	if (fsync(o->fd) < 0)
+		return fail(errno, "fsync %s: %s", o->adopted ? o->adopted : path, strerror(errno));
+	if (o->adopted && rename(o->adopted, path) < 0)
+		return fail(errno, "renaming %s to %s: %s", o->adopted, path, strerror(errno));
+	if (close(o->fd) < 0) {
+		o->fd = -1;
+		return fail(errno, "closing %s: %s", path, strerror(errno));
+	}
+	o->fd = -1;
+	return 0;
+}
+
 long long cb_tracedat_write(const char *path, const struct cb_tracedat_src *src)
 {
 	const char *dir = tree_root(src ? src->tracing_dir : NULL);
-	struct out o = { .path = path };
+	struct out o = { .path = path, .head_fd = -1 };
 	int saved;
 
+	last_adopted = -1;
 	if (!src)
 		return fail(EINVAL, "no source");
 	if (!dir)
 		return -1;
-	o.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* readable too: an adopted CPU file copies the header from it */
+	o.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (o.fd < 0)
 		return fail(errno, "cannot create %s: %s", path, strerror(errno));
-	if (write_all_sections(&o, src, dir) < 0)
+	if (write_all_sections(&o, src, dir) < 0 || finish(&o, path) < 0)
 		goto fail;
-	if (fsync(o.fd) < 0) {
-		fail(errno, "fsync %s: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (close(o.fd) < 0) {
-		o.fd = -1;
-		fail(errno, "closing %s: %s", path, strerror(errno));
-		goto fail;
-	}
+	if (o.head_fd >= 0)
+		close(o.head_fd);
 	return o.pos;
 fail:
 	saved = errno;
 	if (o.fd >= 0)
 		close(o.fd);
+	if (o.head_fd >= 0)
+		close(o.head_fd);
 	unlink(path);
 	errno = saved;
+	last_adopted = -1;
 	return -1;
 }
 

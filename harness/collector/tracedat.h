@@ -46,6 +46,15 @@ struct cb_tracedat_src {
 	const char *const *cpustats;
 	/* the UNAME option; NULL: uname(2) of this machine */
 	const char *uname;
+	/*
+	 * may turn the largest CPU file into the trace itself instead of copying it: room for
+	 * the header (and the CPUs before it) is inserted in front of its data
+	 * (FALLOC_FL_INSERT_RANGE), the CPUs after it are appended, and it is renamed to the
+	 * output path; the result is byte for byte what copying writes. Where the filesystem
+	 * refuses (tmpfs, blocks bigger than a page, another filesystem) it is copied as usual.
+	 * The CPU file is gone afterwards when adopted (see cb_tracedat_adopted()).
+	 */
+	bool adopt;
 };
 
 /*
@@ -56,6 +65,12 @@ struct cb_tracedat_src {
  * -1 with errno set (the partial file is removed).
  */
 long long cb_tracedat_write(const char *path, const struct cb_tracedat_src *src);
+
+/*
+ * cb_tracedat_adopted - the CPU whose file the last successful cb_tracedat_write() of this
+ * thread adopted as the trace (src.adopt), or -1 when it copied every CPU's data
+ */
+int cb_tracedat_adopted(void);
 
 /* cb_tracedat_error - what the last failing cb_tracedat_* call of this thread failed on */
 const char *cb_tracedat_error(void);

@@ -291,6 +291,108 @@ static void test_empty_trace(void **state)
 	unlink(path);
 }
 
+/* write @n pages of events with seq from *@seq into @path (a CPU spool file) */
+static void spool_file(const char *path, int n, uint64_t *seq, uint64_t t0)
+{
+	static unsigned char page[PAGE];
+	struct cb_tracedat_page p;
+	struct small e;
+	FILE *f = fopen(path, "w");
+	int i;
+
+	assert_non_null(f);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(cb_tracedat_page_init(&p, page, PAGE, t0 + *seq), 0);
+		small_ev(&e, 901, 4242, 0, *seq);
+		assert_int_equal(cb_tracedat_page_add(&p, t0 + *seq, &e, sizeof(e)), 0);
+		(*seq)++;
+		assert_int_equal(fwrite(page, PAGE, 1, f), 1);
+	}
+	assert_int_equal(fclose(f), 0);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	char *s = cb_read_file(path, len);
+
+	assert_non_null(s);
+	return s;
+}
+
+/*
+ * in @dir (spools) and @outdir: CPU 0 in memory, CPU 1 (the biggest) and CPU 2 in files;
+ * written copied and adopted, the two files must be the same bytes. Returns the CPU
+ * adopted.
+ */
+static int adopt_case(const char *dir, const char *outdir)
+{
+	static unsigned char mem[PAGE];
+	char f1[512], f2[512], copied[512], adopted[512], *a, *b;
+	struct cb_tracedat_cpu cpus[3] = { { .data = mem, .size = PAGE }, { 0 }, { 0 } };
+	struct cb_tracedat_src src = {
+		.tracing_dir = fixture, .events = events, .nr_cpus = 3, .cpu = cpus,
+		.trace_clock = "mono", .uname = "Linux synth 6.18 #1 SMP x86_64",
+	};
+	struct cb_tracedat_page p;
+	uint64_t seq = 1;
+	size_t la, lb;
+	struct small e;
+	struct seen s;
+	int who;
+
+	assert_int_equal(cb_tracedat_page_init(&p, mem, PAGE, 1000), 0);
+	small_ev(&e, 901, 4242, 0, 0);
+	assert_int_equal(cb_tracedat_page_add(&p, 1000, &e, sizeof(e)), 0);
+	snprintf(f1, sizeof(f1), "%s/cb-spool.cpu1", dir);
+	snprintf(f2, sizeof(f2), "%s/cb-spool.cpu2", dir);
+	snprintf(copied, sizeof(copied), "%s/copied.dat", outdir);
+	snprintf(adopted, sizeof(adopted), "%s/adopted.dat", outdir);
+	spool_file(f1, 5, &seq, 2000);
+	spool_file(f2, 3, &seq, 2000);
+	cpus[1].path = f1;
+	cpus[2].path = f2;
+	assert_true(cb_tracedat_write(copied, &src) > 9 * PAGE);
+	assert_int_equal(cb_tracedat_adopted(), -1);
+	src.adopt = true;
+	assert_true(cb_tracedat_write(adopted, &src) > 9 * PAGE);
+	who = cb_tracedat_adopted();
+	a = slurp(copied, &la);
+	b = slurp(adopted, &lb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(a, b, la);
+	free(a);
+	free(b);
+	assert_int_equal(read_back(adopted, &s), 0);
+	assert_int_equal(s.n, 9);
+	if (report_lines(adopted) >= 0)
+		assert_int_equal(report_lines(adopted), 9);
+	/* the adopted file is the trace now; the others stay */
+	assert_int_equal(access(f1, F_OK) == 0, who != 1);
+	assert_int_equal(access(f2, F_OK), 0);
+	unlink(f1);
+	unlink(f2);
+	unlink(copied);
+	unlink(adopted);
+	return who;
+}
+
+/* the biggest CPU file becomes the trace where the filesystem can insert a range */
+static void test_adopt(void **state)
+{
+	char shm[] = "/dev/shm/cbtracedat-XXXXXX";
+
+	/* /tmp here is ext4: adopted (a filesystem without INSERT_RANGE copies, as below) */
+	if (adopt_case(tmpdir, tmpdir) != 1)
+		print_message("INSERT_RANGE refused in %s: copied\n", tmpdir);
+	if (!mkdtemp(shm))
+		return;	/* no tmpfs here */
+	/* tmpfs refuses INSERT_RANGE: copied, same bytes */
+	assert_int_equal(adopt_case(shm, shm), -1);
+	/* spool files on another filesystem than the trace: copied */
+	assert_int_equal(adopt_case(shm, tmpdir), -1);
+	cb_rm_rf(shm);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +401,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_synthetic_roundtrip),
 		cmocka_unit_test(test_writer_errors),
 		cmocka_unit_test(test_empty_trace),
+		cmocka_unit_test(test_adopt),
 	};
 	int ret;
 
