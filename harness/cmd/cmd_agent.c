@@ -13,6 +13,7 @@
 #include "matrix.h"
 #include "run.h"
 #include "target.h"
+#include "target_class.h"
 #include "util.h"
 
 #include <errno.h>
@@ -126,6 +127,12 @@ static int parse_agent_args(int argc, char **argv, struct cb_run *run, int *rc)
 			run->quick = true;
 			break;
 		case OPT_TARGET:
+			/* meta.json's "target" is read back by analyze: only a target's name */
+			if (!cb_target_class_find(optarg)) {
+				cb_log("agent: --target %s: not a target (host, qemu, ssh)", optarg);
+				*rc = 2;
+				return -1;
+			}
 			run->target_name = optarg;
 			break;
 		case 'h':

@@ -201,6 +201,9 @@ static void test_bad_command_line(void **state)
 	expect((char *[]){ "agent", "--target", NULL }, 2, "usage: compactbench agent");
 	expect((char *[]){ "agent", "--target", "qemu", "/nonexistent/x.ini", "c.s.w.r1", "/tmp",
 			   NULL }, 2, "/nonexistent/x.ini: cannot read");
+	/* and only a target's: meta.json's "target" is read back */
+	expect((char *[]){ "agent", "--target", "bogus", "x.ini", "c.s.w.r1", "/tmp", NULL }, 2,
+	       "--target bogus: not a target");
 	/* a malformed event is a bad command line (2), not a failed recording (125) */
 	expect((char *[]){ "record", "-e", "compaction", "--", "true", NULL }, 2,
 	       "bad event \"compaction\"");
