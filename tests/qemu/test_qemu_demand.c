@@ -389,6 +389,30 @@ static void check_served(const struct demand_count *c, struct served *s,
 	}
 }
 
+/*
+ * the rate-limited demand of @out's patch-on cell of @workload whose deadline its trace
+ * covers (what check_served can check), counted without asserting: for the retry below
+ */
+static long checkable_demand(const char *out, const char *workload)
+{
+	struct demand_count c = { 0 };
+	struct served s = { 0 };
+	unsigned long long *starts, longest;
+	char cell[1400];
+	size_t n;
+
+	snprintf(cell, sizeof(cell), "%s/demand.on.%s.r1", out, workload);
+	count_cell(cell, &c);
+	starts = calloc(c.nr + 1, sizeof(*starts));
+	assert_non_null(starts);
+	n = pass_starts(&c, starts, &longest);
+	check_served(&c, &s, starts, n, longest);
+	free(starts);
+	free(c.ev);
+	free(c.awake);
+	return s.checked;
+}
+
 /* the figures and checks of one cell with the patch on */
 static void check_on_cell(const char *name, const struct demand_count *c, struct served *s,
 			  long *thp_events)
@@ -513,6 +537,22 @@ static void test_demand_in_guest(void **state)
 	}
 	free(text);
 	assert_int_equal(rc, 0);
+	if (nr_settings == 2 && !checkable_demand(out, "dgram") && !checkable_demand(out, "stream")) {
+		/*
+		 * The stream cell's shortage of order 1-3 page frags usually lasts its 15 s (14.7 s
+		 * of demand, ~13k checkable); once it ended within 0.2 s, so that no demand had its
+		 * deadline inside the trace and the check below had nothing to check. That cell
+		 * is run once more (--resume runs the cell that is gone); the check below still
+		 * requires checked demand, and the retry is said in the test's output.
+		 */
+		char *resume[] = { "run", cfg, "-o", out, "--resume", NULL };
+
+		print_message("no rate-limited demand the traces cover: the stream cell once more "
+			      "(run --resume)\n");
+		snprintf(cell, sizeof(cell), "%s/demand.on.stream.r1", out);
+		assert_int_equal(cb_rm_rf(cell), 0);
+		assert_int_equal(qtest_run(log, resume), 0);
+	}
 	print_message("linux-%s-demand: run took %.0f s (kernel build included if it was not "
 		      "cached)\n", kver, (cb_now_ns() - t0) / 1e9);
 
