@@ -40,6 +40,8 @@
 
 #define MAX_ROUNDS 100
 #define MAX_ARGS 64
+/* the default list's high-order allocation event, left out in the NO_ALLOC_SET mode */
+#define ALLOC_HIGH "kmem:mm_page_alloc if order > 0"
 
 extern char **environ;
 
@@ -141,8 +143,7 @@ static void build_argv(const struct opts *o, enum mode m, char **argv, char **ke
 		argv[n++] = "-o";
 		argv[n++] = keep[k++] = cb_xasprintf("%s/trace.dat", o->dir);
 		for (int i = 0; m != DEFAULT_SET && cb_collector_default_events[i]; i++) {
-			if (m == NO_ALLOC_SET &&
-			    !strncmp(cb_collector_default_events[i], "kmem:mm_page_alloc ", 19))
+			if (m == NO_ALLOC_SET && !strcmp(cb_collector_default_events[i], ALLOC_HIGH))
 				continue;
 			argv[n++] = "-e";
 			argv[n++] = (char *)cb_collector_default_events[i];
@@ -222,9 +223,9 @@ static void report(const struct opts *o, struct sample (*s)[NR_MODES])
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION] "
-		   "\n"
-		   "  -n ROUNDS    rounds of (untraced, default events, + mm_page_alloc), "
+	fprintf(f, "usage: bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION]\n"
+		   "  -n ROUNDS    rounds of the four modes (untraced, default, default - and "
+		   "+ mm_page_alloc), "
 		   "rotating order (default 10, at most %d)\n"
 		   "  -w WORKLOAD  thp: thp-demand --size SIZE --release (default); kernel: "
 		   "kernel-demand --duration DURATION\n"
@@ -270,6 +271,14 @@ int main(int argc, char **argv)
 	if (optind != argc || o.rounds < 2 || o.rounds > MAX_ROUNDS) {
 		usage(stderr);
 		return 2;
+	}
+	for (c = 0; cb_collector_default_events[c] &&
+		    strcmp(cb_collector_default_events[c], ALLOC_HIGH); c++)
+		;
+	if (!cb_collector_default_events[c]) { /* the "- mm_page_alloc" mode would be the default */
+		fprintf(stderr, "bench-observer: the collector's default events no longer hold "
+			"\"%s\": update ALLOC_HIGH\n", ALLOC_HIGH);
+		return 1;
 	}
 	if (!mkdtemp(o.dir)) {
 		fprintf(stderr, "bench-observer: %s: %s\n", o.dir, strerror(errno));

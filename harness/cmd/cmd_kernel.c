@@ -31,11 +31,6 @@ static const char kernel_usage[] =
 	"Exit: 0 built or cached, 1 the build failed (the message names the step), 2 bad usage\n"
 	"or a recipe that does not load (unreadable, unknown key, a patch or fragment missing).\n";
 
-/* the options, once: getopt's tables (cmd_opt.h); only --help */
-static const struct cb_opt kernel_opts[] = {
-	{ "help", 'h', NULL, NULL },
-};
-
 static void on_signal(int sig)
 {
 	cb_interrupted = sig;
@@ -47,22 +42,11 @@ int cmd_kernel(int argc, char **argv)
 
 	char image[PATH_MAX], err[2048];
 	struct cb_recipe *recipe;
-	struct cb_opt_parser p;
 	const char *path;
-	int c;
+	int rc = cb_opt_help_only("kernel", kernel_usage, argc, argv);
 
-	cb_opt_parser_init(&p, kernel_opts, CB_ARRAY_SIZE(kernel_opts), false);
-	optind = 1;
-	opterr = 0;
-	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
-		if (c == 'h') {
-			fputs(kernel_usage, stdout);
-			return 0;
-		}
-		cb_opt_bad("kernel", kernel_opts, CB_ARRAY_SIZE(kernel_opts), argv);
-		fputs(kernel_usage, stderr);
-		return 2;
-	}
+	if (rc >= 0)
+		return rc;
 	if (argc - optind != 2 || strcmp(argv[optind], "build")) {
 		fputs(kernel_usage, stderr);
 		return 2;

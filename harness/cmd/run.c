@@ -726,30 +726,14 @@ static const char restore_usage[] =
 	"/run/compactbench/restore.journal). Also removes tracefs instances left by a killed\n"
 	"collector. A run does the same at its start. Exit: 0 done, 1 a knob not put back.\n";
 
-/* restore's options, once: getopt's tables (cmd_opt.h); only --help */
-static const struct cb_opt restore_opts[] = {
-	{ "help", 'h', NULL, NULL },
-};
-
 int cmd_restore(int argc, char **argv)
 {
-	struct cb_opt_parser p;
 	struct cb_journal j;
 	char err[1024];
-	int n, c;
+	int n = cb_opt_help_only("restore", restore_usage, argc, argv);
 
-	cb_opt_parser_init(&p, restore_opts, CB_ARRAY_SIZE(restore_opts), false);
-	optind = 1;
-	opterr = 0;
-	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
-		if (c == 'h') {
-			fputs(restore_usage, stdout);
-			return 0;
-		}
-		cb_opt_bad("restore", restore_opts, CB_ARRAY_SIZE(restore_opts), argv);
-		fputs(restore_usage, stderr);
-		return 2;
-	}
+	if (n >= 0)
+		return n;
 	if (optind != argc) {
 		fputs(restore_usage, stderr);
 		return 2;

@@ -100,3 +100,24 @@ int cb_opt_bad(const char *cmd, const struct cb_opt *opts, size_t n, char **argv
 		fprintf(stderr, "compactbench %s: unknown option '%s'\n", cmd, a);
 	return 2;
 }
+
+int cb_opt_help_only(const char *cmd, const char *usage, int argc, char **argv)
+{
+	static const struct cb_opt help[] = { { "help", 'h', NULL, NULL } };
+	struct cb_opt_parser p;
+	int c;
+
+	cb_opt_parser_init(&p, help, 1, false);
+	optind = 1;
+	opterr = 0;
+	c = cb_opt_next(&p, argc, argv);
+	if (c == -1)
+		return -1;
+	if (c == 'h') {
+		fputs(usage, stdout);
+		return 0;
+	}
+	cb_opt_bad(cmd, help, 1, argv);
+	fputs(usage, stderr);
+	return 2;
+}

@@ -71,4 +71,12 @@ void cb_opt_usage_style(FILE *out, const struct cb_opt *opts, size_t n, int widt
  */
 int cb_opt_bad(const char *cmd, const struct cb_opt *opts, size_t n, char **argv);
 
+/*
+ * cb_opt_help_only - parse @argv of command @cmd, whose only option is --help (-h): with it,
+ * print @usage on stdout and return 0; with any other option, name it (cb_opt_bad), print
+ * @usage on stderr and return 2. Returns -1 when there is no option: optind is then the
+ * first operand.
+ */
+int cb_opt_help_only(const char *cmd, const char *usage, int argc, char **argv);
+
 #endif
