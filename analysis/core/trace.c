@@ -6,6 +6,7 @@
 #include "trace.h"
 #include "shed.h"
 #include "tracecheck.h"
+#include "tep_print.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -232,63 +233,17 @@ int cb_trace_field(struct cb_trace *t, const char *system, const char *event, co
 	return 0;
 }
 
-static bool prints_field(const struct tep_print_arg *f, const char *field)
-{
-	return f && f->type == TEP_PRINT_FIELD && f->field.name && !strcmp(f->field.name, field);
-}
-
-/* the __print_symbolic() or __print_flags() (@type) argument of @arg that prints @field */
-static struct tep_print_arg *find_table(struct tep_print_arg *arg, enum tep_print_arg_type type,
-					const char *field, int depth)
-{
-	if (depth > 32)
-		return NULL;	/* a corrupt format could nest without end */
-	for (; arg; arg = arg->next) {
-		struct tep_print_arg *r;
-
-		if (arg->type == type && type == TEP_PRINT_SYMBOL &&
-		    prints_field(arg->symbol.field, field))
-			return arg;
-		if (arg->type == type && type == TEP_PRINT_FLAGS &&
-		    prints_field(arg->flags.field, field))
-			return arg;
-		if (arg->type == TEP_PRINT_OP) {
-			r = find_table(arg->op.left, type, field, depth + 1);
-			if (!r)
-				r = find_table(arg->op.right, type, field, depth + 1);
-			if (r)
-				return r;
-		}
-	}
-	return NULL;
-}
-
-/* the value of @name in a symbol/flag list, parsed as a number */
-static int sym_value(struct tep_print_flag_sym *s, const char *name, unsigned long long *val)
-{
-	char *end;
-
-	for (; s; s = s->next) {
-		if (!s->str || strcmp(s->str, name) || !s->value)
-			continue;
-		errno = 0;
-		*val = strtoull(s->value, &end, 0);
-		if (!errno && end != s->value && !*end)
-			return 0;
-	}
-	errno = ENOENT;
-	return -1;
-}
-
 int cb_trace_symbol(struct cb_trace *t, const char *system, const char *event, const char *field,
 		    const char *name, long long *val)
 {
 	struct tep_event *ev = tep_find_event_by_name(t->tep, system, event);
-	struct tep_print_arg *arg;
 	unsigned long long u;
 
-	arg = ev ? find_table(ev->print_fmt.args, TEP_PRINT_SYMBOL, field, 0) : NULL;
-	if (!arg || sym_value(arg->symbol.symbols, name, &u))
+	if (!ev || !field) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (cb_tep_print_value(cb_tep_print_table(ev, TEP_PRINT_SYMBOL, field), name, &u))
 		return -1;
 	*val = (long long)u;
 	return 0;
@@ -298,14 +253,12 @@ int cb_trace_flag(struct cb_trace *t, const char *system, const char *event, con
 		  const char *name, unsigned long long *val)
 {
 	struct tep_event *ev = tep_find_event_by_name(t->tep, system, event);
-	struct tep_print_arg *arg;
 
-	arg = ev ? find_table(ev->print_fmt.args, TEP_PRINT_FLAGS, field, 0) : NULL;
-	if (!arg) {
+	if (!ev || !field) {
 		errno = ENOENT;
 		return -1;
 	}
-	return sym_value(arg->flags.flags, name, val);
+	return cb_tep_print_value(cb_tep_print_table(ev, TEP_PRINT_FLAGS, field), name, val);
 }
 
 int cb_trace_foreach_event(struct cb_trace *t,

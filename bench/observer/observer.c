@@ -41,7 +41,7 @@
 #define MAX_ROUNDS 100
 #define MAX_ARGS 64
 /* the default list's high-order allocation event, left out in the NO_ALLOC_SET mode */
-#define ALLOC_HIGH "kmem:mm_page_alloc if order > 0"
+#define ALLOC_HIGH "kmem:mm_page_alloc if order > 0 && (order >= 9 || gfp_flags & __GFP_DIRECT_RECLAIM)"
 
 extern char **environ;
 
@@ -143,7 +143,8 @@ static void build_argv(const struct opts *o, enum mode m, char **argv, char **ke
 		argv[n++] = "-o";
 		argv[n++] = keep[k++] = cb_xasprintf("%s/trace.dat", o->dir);
 		for (int i = 0; m != DEFAULT_SET && cb_collector_default_events[i]; i++) {
-			if (m == NO_ALLOC_SET && !strcmp(cb_collector_default_events[i], ALLOC_HIGH))
+			if ((m == NO_ALLOC_SET || m == ALLOC_SET) &&
+			    !strcmp(cb_collector_default_events[i], ALLOC_HIGH))
 				continue;
 			argv[n++] = "-e";
 			argv[n++] = (char *)cb_collector_default_events[i];

@@ -15,8 +15,10 @@
  */
 #include "collector_int.h"
 #include "probes.h"
+#include "tep_print.h"
 #include "tracedat.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +48,13 @@ const char *const cb_collector_default_events[] = {
 	"vmscan:mm_vmscan_kswapd_wake",
 	"vmscan:mm_vmscan_kswapd_sleep",
 	"vmscan:mm_vmscan_wakeup_kswapd",
-	"kmem:mm_page_alloc if order > 0",
+	/*
+	 * allocations that can stall (direct reclaim allowed) end the analysis' attempts; those
+	 * of order >= 9 feed THP success and the break-up estimate. The others (GFP_NOWAIT skb
+	 * frags, ~2/3 of kernel-demand's) were what made recording cost ~7% there
+	 * (bench/observer/README.md).
+	 */
+	"kmem:mm_page_alloc if order > 0 && (order >= 9 || gfp_flags & __GFP_DIRECT_RECLAIM)",
 	"kmem:mm_page_alloc_extfrag",
 	/* khugepaged: 5.10 has the first four, the _file ones came with 5.19 */
 	"huge_memory:mm_khugepaged_scan_pmd",
@@ -159,17 +167,54 @@ static int list_add(struct cb_collector *c, char ***list, const char *s)
 }
 
 /* enable one existing event, with an optional filter; checks its format is readable */
+/*
+ * @filter with its flag names (e.g. __GFP_DIRECT_RECLAIM) as the numbers of this kernel's
+ * @format: the kernel's filter language has no names for flags, and their bits move between
+ * releases (gfp_types.h made them an enum in 6.0)
+ */
+static int filter_flags(struct cb_collector *c, const char *sys, const char *format,
+			const char *filter, char *out, size_t outlen)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *event = NULL;
+	char why[256];
+	int ret = -1;
+
+	if (!tep)
+		cb_oom();
+	if (tep_parse_format(tep, &event, format, strlen(format), sys) || !event)
+		set_err(c, EINVAL, "filter \"%s\": the format of %s:... does not parse", filter,
+			sys);
+	else if (cb_tep_filter_flags(event, filter, out, outlen, why, sizeof(why)))
+		set_err(c, EINVAL, "filter \"%s\": %s", filter, why);
+	else
+		ret = 0;
+	tep_free(tep);
+	return ret;
+}
+
 static int enable_one(struct cb_collector *c, const char *sys, const char *ev, const char *filter)
 {
-	char name[512], *s;
+	char name[512], resolved[1024], *s;
 
 	snprintf(name, sizeof(name), "%s:%s", sys, ev);
+	/* an event has one filter: a second one would be dropped without a word */
+	if (in_list(c->enabled, name) && filter)
+		return set_err(c, EINVAL, "event %s is asked for twice, the second time with filter "
+			       "\"%s\": an event takes one filter, give it once", name, filter);
 	if (in_list(c->enabled, name))
 		return 0;
 	s = tracefs_event_file_read(c->inst, sys, ev, "format", NULL);
 	if (!s)
 		return set_err(c, -EIO, "event format of %s unreadable (events/%s/%s/format)", name,
 			       sys, ev);
+	if (filter && strstr(filter, "__")) {
+		if (filter_flags(c, sys, s, filter, resolved, sizeof(resolved)) < 0) {
+			free(s);
+			return -1;
+		}
+		filter = resolved;
+	}
 	free(s);
 	if (filter && tracefs_event_file_write(c->inst, sys, ev, "filter", filter) < 0) {
 		/* the kernel says why in the filter file: "parse_error: Field not found" */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_tep_print.c - flag and symbol tables of print formats (harness/lib/tep_print.h), on
+ * formats a 6.18 kernel wrote (tests/fixtures/analysis-tracing-6.18). The values are the
+ * kernel's own: ___GFP_DIRECT_RECLAIM_BIT is 10 and ___GFP_COMP_BIT 18 in 6.18's
+ * include/linux/gfp_types.h, and mm_compaction_end prints COMPACT_SUCCESS (8 in
+ * include/linux/compaction.h's enum compact_result) as "success".
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tep_print.h"
+#include "util.h"
+
+struct fmt {
+	struct tep_handle *tep;
+	struct tep_event *ev;
+};
+
+static void load(struct fmt *f, const char *sys, const char *name)
+{
+	char path[4096], *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/analysis-tracing-6.18/events/%s/%s/format",
+		 getenv("SOURCE_ROOT"), sys, name);
+	text = cb_read_file(path, &len);
+	assert_non_null(text);
+	f->tep = tep_alloc();
+	assert_non_null(f->tep);
+	assert_int_equal(tep_parse_format(f->tep, &f->ev, text, len, sys), 0);
+	assert_non_null(f->ev);
+	free(text);
+}
+
+static void test_filter_flags(void **state)
+{
+	struct fmt f;
+	char out[256], err[256];
+
+	load(&f, "kmem", "mm_page_alloc");
+	assert_int_equal(cb_tep_filter_flags(f.ev, "order > 0 && (order >= 9 || gfp_flags & "
+					     "__GFP_DIRECT_RECLAIM)", out, sizeof(out), err,
+					     sizeof(err)), 0);
+	assert_string_equal(out, "order > 0 && (order >= 9 || gfp_flags & 0x400)");
+	assert_int_equal(cb_tep_filter_flags(f.ev, "gfp_flags & __GFP_COMP", out, sizeof(out),
+					     err, sizeof(err)), 0);
+	assert_string_equal(out, "gfp_flags & 0x40000");
+	/* a filter without flag names is passed as it is */
+	assert_int_equal(cb_tep_filter_flags(f.ev, "order > 0", out, sizeof(out), err,
+					     sizeof(err)), 0);
+	assert_string_equal(out, "order > 0");
+	/* a name the format does not have is refused by name */
+	assert_int_equal(cb_tep_filter_flags(f.ev, "gfp_flags & __GFP_NOSUCH", out, sizeof(out),
+					     err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(err, "flag __GFP_NOSUCH is not in the print format of "
+			    "kmem:mm_page_alloc");
+	/* no room for the number: refused, not cut */
+	assert_int_equal(cb_tep_filter_flags(f.ev, "gfp_flags & __GFP_COMP", out, 14, err,
+					     sizeof(err)), -1);
+	assert_int_equal(errno, ENAMETOOLONG);
+	tep_free(f.tep);
+}
+
+static void test_tables(void **state)
+{
+	struct fmt f;
+	unsigned long long v;
+
+	load(&f, "compaction", "mm_compaction_end");
+	assert_int_equal(cb_tep_print_value(cb_tep_print_table(f.ev, TEP_PRINT_SYMBOL, "status"),
+					    "success", &v), 0);
+	assert_int_equal(v, 8);
+	assert_null(cb_tep_print_table(f.ev, TEP_PRINT_FLAGS, "status"));
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(cb_tep_print_value(NULL, "success", &v), -1);
+	tep_free(f.tep);
+	load(&f, "kmem", "mm_page_alloc");
+	assert_int_equal(cb_tep_print_value(cb_tep_print_table(f.ev, TEP_PRINT_FLAGS, "gfp_flags"),
+					    "__GFP_DIRECT_RECLAIM", &v), 0);
+	assert_int_equal(v, 1ULL << 10);
+	tep_free(f.tep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_filter_flags),
+		cmocka_unit_test(test_tables),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
