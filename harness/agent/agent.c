@@ -442,6 +442,9 @@ static int window_open(struct cb_run *run, const char *cell_dir, struct cell_sta
 		.buffer_kb = run->cfg->buffer_kb,
 		.poll_ms = run->cfg->poll_ms,
 		.spool_dir = c->spool,
+		.probes = run->cfg->probes == CB_CFG_PROBES_OFF	  ? CB_PROBES_OFF
+			  : run->cfg->probes == CB_CFG_PROBES_REQUIRE ? CB_PROBES_REQUIRE
+								      : CB_PROBES_AUTO,
 	};
 	char err[512];
 

@@ -27,6 +27,13 @@
 
 enum cb_target_kind { CB_TARGET_HOST, CB_TARGET_QEMU, CB_TARGET_SSH, CB_NR_TARGETS };
 
+/* [collector] probes: the allocator probes where kprobes exist (collector.h's probe modes) */
+enum cb_cfg_probes {
+	CB_CFG_PROBES_AUTO,
+	CB_CFG_PROBES_OFF,
+	CB_CFG_PROBES_REQUIRE,
+};
+
 enum cb_start_state {
 	CB_START_DROP_COMPACT, /* drop clean caches, then compact every node */
 	CB_START_DROP,	       /* drop clean caches only */
@@ -130,6 +137,7 @@ struct cb_config {
 	char **events;	      /* NULL-terminated, NULL: the collector's defaults */
 	long buffer_kb;
 	long poll_ms;
+	enum cb_cfg_probes probes;
 
 	struct cb_kernel *kernels;
 	size_t nr_kernels;

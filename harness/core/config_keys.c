@@ -10,6 +10,7 @@ const bool cb_cfg_sec_named[] = { false, true, true, true, false };
 
 const char *const cb_cfg_target_names[] = { "host", "qemu", "ssh", NULL };
 static const char *const start_names[] = { "drop-compact", "drop", "none", NULL };
+static const char *const probe_names[] = { "auto", "off", "require", NULL }; /* enum cb_cfg_probes */
 
 #define CFG(f) KB_CONFIG, offsetof(struct cb_config, f)
 #define KRN(f) KB_KERNEL, offsetof(struct cb_kernel, f)
@@ -110,6 +111,9 @@ const struct cfg_key cb_cfg_keys[] = {
 	  "per-CPU ring buffer size in KiB (0: the collector's default)" },
 	{ SEC_COLLECTOR, "poll_ms", KT_INT, "0", 0, 10000, NULL, CFG(poll_ms),
 	  "how often the collector drains the buffers, in ms (0: the collector's default)" },
+	{ SEC_COLLECTOR, "probes", KT_ENUM, "auto", 0, 0, probe_names, CFG(probes),
+	  "the allocator probes (kprobes on the slow path: probe stalls and THP fallbacks): auto "
+	  "(where the kernel has kprobes), off, or require (a cell without them fails)" },
 	{ SEC_NONE },
 };
 
