@@ -17,3 +17,8 @@ const struct cb_target_class *cb_target_class_find(const char *name)
 {
 	return cb_registry_find(&classes, name);
 }
+
+const struct cb_target_class *cb_target_class_nth(size_t i)
+{
+	return cb_registry_nth(&classes, i);
+}

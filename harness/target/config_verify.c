@@ -16,25 +16,28 @@
 
 #include "config_verify.h"
 #include "kernel_build.h"
+#include "qemu_conf.h"
 #include "run.h"
+#include "target.h"
 #include "util.h"
 
 int cb_config_recipe_path(const struct cb_config *cfg, const struct cb_kernel *k, char *buf,
 			  size_t size)
 {
+	const char *recipe = k->cls == &cb_target_qemu_class ? cb_qemu_conf(k)->recipe : NULL;
 	char *dup;
 	int rc;
 
-	if (!k->recipe) {
+	if (!recipe) {
 		errno = ENOENT;
 		return -1;
 	}
-	if (k->recipe[0] == '/')
-		return cb_path(buf, size, "%s", k->recipe);
+	if (recipe[0] == '/')
+		return cb_path(buf, size, "%s", recipe);
 	dup = strdup(cfg->path);
 	if (!dup)
 		return -1;
-	rc = cb_path(buf, size, "%s/%s", dirname(dup), k->recipe);
+	rc = cb_path(buf, size, "%s/%s", dirname(dup), recipe);
 	free(dup);
 	return rc;
 }
@@ -47,11 +50,11 @@ bool cb_kernel_booted(const struct cb_kernel *k, char *booted, size_t size)
 
 	if (uname(&u) < 0) {
 		snprintf(booted, size, "(uname: %s)", strerror(errno));
-		return k->target != CB_TARGET_HOST || !k->release;
+		return k->cls != &cb_target_host_class || !k->release;
 	}
 	snprintf(both, sizeof(both), "%s %s", u.release, u.version);
 	snprintf(booted, size, "%s", strchr(k->release ? k->release : "", ' ') ? both : u.release);
-	if (k->target != CB_TARGET_HOST || !k->release)
+	if (k->cls != &cb_target_host_class || !k->release)
 		return true;
 	return !strcmp(k->release, booted);
 }
@@ -68,10 +71,11 @@ static void where(FILE *out, const struct cb_config *cfg, int line)
 /* a qemu kernel: a recipe that loads */
 static int verify_qemu(const struct cb_config *cfg, const struct cb_kernel *k, FILE *out)
 {
+	const struct cb_qemu_conf *qc = cb_qemu_conf(k);
 	char path[4096], err[2048];
 	struct cb_recipe *r;
 
-	if (!k->recipe) {
+	if (!qc->recipe) {
 		where(out, cfg, k->line);
 		if (k->line > 0)
 			fprintf(out, "[kernel %s]: the qemu target needs a recipe (e.g. recipe = "
@@ -83,13 +87,13 @@ static int verify_qemu(const struct cb_config *cfg, const struct cb_kernel *k, F
 		return 1;
 	}
 	if (cb_config_recipe_path(cfg, k, path, sizeof(path)) < 0) {
-		where(out, cfg, k->recipe_line);
-		fprintf(out, "[kernel %s] key 'recipe': '%s': path too long\n", k->name, k->recipe);
+		where(out, cfg, qc->recipe_line);
+		fprintf(out, "[kernel %s] key 'recipe': '%s': path too long\n", k->name, qc->recipe);
 		return 1;
 	}
 	r = cb_recipe_load(path, err, sizeof(err));
 	if (!r) {
-		where(out, cfg, k->recipe_line);
+		where(out, cfg, qc->recipe_line);
 		fprintf(out, "[kernel %s] key 'recipe': %s\n", k->name, err);
 		return 1;
 	}
@@ -134,26 +138,21 @@ int cb_config_verify(const struct cb_config *cfg, const char *root, FILE *out, F
 	for (size_t i = 0; i < cfg->nr_kernels; i++) {
 		const struct cb_kernel *k = &cfg->kernels[i];
 
-		switch (k->target) {
-		case CB_TARGET_QEMU:
+		if (k->cls == &cb_target_qemu_class) {
 			bad += verify_qemu(cfg, k, out);
 			if (notes)
 				fprintf(notes, "note: [kernel %s]: its knobs are checked in the guest "
 					"(its /proc and /sys exist once it boots)\n", k->name);
-			break;
-		case CB_TARGET_HOST:
+		} else if (k->cls == &cb_target_host_class) {
 			if (cb_kernel_booted(k, booted, sizeof(booted)))
 				bad += verify_host_knobs(cfg, k, root, out);
 			else if (notes)
 				fprintf(notes, "note: [kernel %s]: its knobs are checked when it is "
 					"booted (wants '%s', booted is '%s')\n", k->name, k->release,
 					booted);
-			break;
-		default:
-			if (notes)
-				fprintf(notes, "note: [kernel %s]: its knobs are checked on the lab "
-					"machine when the run reaches it\n", k->name);
-			break;
+		} else if (notes) {
+			fprintf(notes, "note: [kernel %s]: its knobs are checked on the lab "
+				"machine when the run reaches it\n", k->name);
 		}
 	}
 	return bad;

@@ -219,4 +219,5 @@ const struct cb_target_ops cb_target_host = {
 
 const struct cb_target_class cb_target_host_class = {
 	.name = "host",
+	.ops = &cb_target_host,
 };
