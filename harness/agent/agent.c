@@ -225,6 +225,10 @@ static int policies_start(struct cb_run *run, const struct cb_cell *cell, struct
 	for (r->n = 0; r->n < s->nr_policies && r->n < CB_REGISTRY_MAX; r->n++) {
 		const struct cb_policy_conf *pc = &s->policies[r->n];
 
+		if (!pc->ops->start) { /* a policy of keys only: nothing runs */
+			r->state[r->n] = NULL;
+			continue;
+		}
 		r->state[r->n] = pc->ops->start(run, cell, pc->priv);
 		if (!r->state[r->n])
 			return -1;
@@ -245,7 +249,8 @@ static int policies_stop(struct cb_run *run, const struct cb_cell *cell, const c
 	while (r->n > 0) {
 		const struct cb_policy_conf *pc = &cell->setting->policies[--r->n];
 
-		if (pc->ops->stop(run, cell, cell_dir, pc->priv, r->state[r->n]) < 0 && !ret++)
+		if (r->state[r->n] && pc->ops->stop(run, cell, cell_dir, pc->priv,
+						    r->state[r->n]) < 0 && !ret++)
 			memcpy(first, run->err, sizeof(first));
 		r->state[r->n] = NULL;
 	}

@@ -41,12 +41,14 @@ struct cb_policy_ops {
 	struct json_object *(*meta)(const void *priv);
 	/*
 	 * start - start the policy beside @cell (from the fragment phase's start, else the
-	 * demand's). Returns its running state, or NULL with run->err set.
+	 * demand's). Returns its running state, or NULL with run->err set. NULL (with stop):
+	 * nothing runs.
 	 */
 	void *(*start)(struct cb_run *run, const struct cb_cell *cell, const void *priv);
 	/*
 	 * stop - stop the policy started as @state (after the demand phase, or on failure), write
-	 * its files into @cell_dir and free @state. Returns 0, or -1 with run->err set.
+	 * its files into @cell_dir and free @state. Returns 0, or -1 with run->err set. Called
+	 * once for each start that succeeded.
 	 */
 	int (*stop)(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
 		    const void *priv, void *state);
