@@ -39,6 +39,15 @@ struct cb_target_class {
 	 * or -1 with the message ("[kernel NAME] ...", no FILE:LINE) in @why. NULL: no check.
 	 */
 	int (*verify)(const struct cb_kernel *k, char *why, size_t len);
+	/*
+	 * check - what `config check` and `run` can check of @k (of @cfg) before any cell runs,
+	 * beyond verify: the files it names, the knobs of the kernel under @root
+	 * (harness/target/config_verify.h). Each problem goes to @out as "compactbench:
+	 * FILE:LINE: ...", what cannot be checked yet to @notes (may be NULL). Returns the
+	 * number of problems. NULL: nothing to check or note.
+	 */
+	int (*check)(const struct cb_config *cfg, const struct cb_kernel *k, const char *root,
+		     FILE *out, FILE *notes);
 	/* guest_cpus - the CPUs a guest of @k takes from this machine; NULL: none (not a guest) */
 	long (*guest_cpus)(const struct cb_kernel *k);
 	/* machine - the other machine @k's cells run on, for run.json; NULL: this one */
