@@ -68,6 +68,9 @@ const struct cb_target_class *cb_target_class_find(const char *name);
 /* cb_target_class_nth - the @i-th registered class (registration order), or NULL past the last */
 const struct cb_target_class *cb_target_class_nth(size_t i);
 
+/* cb_target_class_names - the registered names as "host, qemu, ssh" into @buf (cut to @len) */
+const char *cb_target_class_names(char *buf, size_t len);
+
 /*
  * cb_kernel_set_target - put @k on target @cls (run --target): its private config becomes a
  * new one of @cls with the defaults of @cls's keys (the old one is freed), unless @k is on

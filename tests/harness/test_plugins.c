@@ -167,6 +167,8 @@ static void test_target_keys_parsed(void **state)
 /* the fake target's keys are refused on other targets, with the built-in keys' wording */
 static void test_target_keys_refused(void **state)
 {
+	char names[64];
+
 	fake_allocs = fake_frees = 0;
 	refused("[kernel h]\ntarget = host\ndepth = 3\n" SW, 3,
 		"[kernel h] key 'depth': only the fake target reads it, and this kernel's target "
@@ -183,7 +185,9 @@ static void test_target_keys_refused(void **state)
 		"key 'depth': '101' is not a whole number in [1, 100]");
 	refused("[kernel f]\ntarget = fake\ndepth = 5\n" SW, 1,
 		"[kernel f]: target fake needs key 'label'");
-	/* the target names come from the registry */
+	/* the target names come from the registry (also agent --target's message) */
+	assert_string_equal(cb_target_class_names(names, sizeof(names)), "host, qemu, ssh, fake");
+	assert_string_equal(cb_target_class_names(names, 11), "host, qemu");
 	refused("[kernel f]\ntarget = vbox\n" SW, 2,
 		"[kernel f] key 'target': 'vbox' is not one of the allowed values: host, qemu, ssh, "
 		"fake");
