@@ -27,7 +27,7 @@ struct wmark_conf {
 	int period_line, order_line, count_line; /* where each was given, 0: not given */
 };
 
-#define WMARK_WHAT "user-space emulation of the compact_wmark proposal (M. Hocko, LSF/MM 2017; harness/agent/wmark.h): "
+#define WMARK_WHAT CB_WMARK_WHAT " (M. Hocko, LSF/MM 2017; harness/agent/wmark.h): "
 #define WM(f) CB_KEY_PRIV(struct wmark_conf, f)
 #define WM_LINE(f) CB_KEY_LINE(struct wmark_conf, f)
 

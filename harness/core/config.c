@@ -40,7 +40,7 @@ struct pstate {
 		int line;
 	} *owned;
 	size_t nr_owned;
-	struct stash {		   /* a kernel's private config of a class, until its target is known */
+	struct stash {		   /* a kernel's private config, until its target is set */
 		size_t kernel;
 		const struct cb_target_class *cls;
 		void *priv;
@@ -252,8 +252,9 @@ static bool seen_key(struct pstate *ps, const char *section, const char *name)
 	return false;
 }
 
-/* a key of a policy's table: into the setting's private config of that policy (made at its first key) */
-static bool policy_key(struct pstate *ps, struct cb_setting *s, const char *name, const char *value)
+/* a key of a policy's table: into @s's private config of that policy, made at its first key */
+static bool policy_key(struct pstate *ps, struct cb_setting *s, const char *name,
+		       const char *value)
 {
 	const struct cb_policy_ops *p;
 	const struct cfg_key *k = NULL;
