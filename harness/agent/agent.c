@@ -11,7 +11,8 @@
 #include "proc.h"
 #include "sampler.h"
 #include "util.h"
-#include "wmark.h"
+#include "policy.h"
+#include "registry.h"
 
 #include <errno.h>
 #include <math.h>
@@ -210,72 +211,57 @@ static struct json_object *collector_json(struct cb_collector *col,
 	return c;
 }
 
-/* the setting's wmark policy, bounded by the longest the phases may take (+1 min) */
-static void wmark_opts(const struct cb_run *run, const struct cb_cell *cell,
-		       struct cb_wmark_opts *o)
+/* the setting's policies (policy.h) while they run: the first n started */
+struct running {
+	void *state[CB_REGISTRY_MAX];
+	size_t n;
+};
+
+/* start every policy of the cell's setting; -1 with run->err set if one cannot start */
+static int policies_start(struct cb_run *run, const struct cb_cell *cell, struct running *r)
 {
-	const struct cb_wmark_setting *ws = &cell->setting->wmark;
-	const struct cb_workload *w = cell->workload;
+	const struct cb_setting *s = cell->setting;
 
-	memset(o, 0, sizeof(*o));
-	o->root = run->root;
-	o->period_s = ws->period_s;
-	o->order = (int)ws->order;
-	o->count = (uint64_t)ws->count;
-	o->max_s = w->ready_timeout_s + w->settle_s + w->timeout_s + 60.0;
-	o->max_checks = ws->period_s > 0 ? (uint64_t)(o->max_s / ws->period_s) + 1 : 0;
-}
+	for (r->n = 0; r->n < s->nr_policies && r->n < CB_REGISTRY_MAX; r->n++) {
+		const struct cb_policy_conf *pc = &s->policies[r->n];
 
-static int wmark_begin(struct cb_run *run, const struct cb_cell *cell, struct cb_wmark **wm)
-{
-	struct cb_wmark_opts o;
-
-	if (cell->setting->wmark.period_s <= 0)
-		return 0;
-	wmark_opts(run, cell, &o);
-	*wm = cb_wmark_start(&o);
-	if (!*wm) {
-		cb_run_set_err(run, "wmark policy: cannot start: %s", strerror(errno));
-		return -1;
+		if (!pc->ops->start) { /* a policy of keys only: nothing runs */
+			r->state[r->n] = NULL;
+			continue;
+		}
+		r->state[r->n] = pc->ops->start(run, cell, pc->priv);
+		if (!r->state[r->n])
+			return -1;
 	}
 	return 0;
 }
 
-/* stop the policy and write wmark.json; -1 with run->err set if a step of it failed */
-static int wmark_end(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
-		     struct cb_wmark **wm)
+/*
+ * stop every started policy, last first; each writes its files into @cell_dir. Returns 0,
+ * or -1 with run->err set to the first failure's message.
+ */
+static int policies_stop(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
+			 struct running *r)
 {
-	struct cb_wmark_opts o;
-	struct cb_wmark_stats st;
-	struct json_object *j;
-	char path[PATH_MAX];
-	int failed, ret;
+	char first[sizeof(run->err)];
+	int ret = 0;
 
-	if (!*wm)
-		return 0;
-	wmark_opts(run, cell, &o);
-	failed = cb_wmark_stop(*wm, &st);
-	*wm = NULL;
-	j = cb_wmark_json(&o, &st);
-	ret = cb_path(path, sizeof(path), "%s/wmark.json", cell_dir);
-	if (ret == 0)
-		ret = cb_json_write_atomic(path, j);
-	json_object_put(j);
-	if (ret < 0) {
-		cb_run_set_err(run, "%s/wmark.json: cannot write: %s", cell_dir, strerror(errno));
-		return -1;
+	while (r->n > 0) {
+		const struct cb_policy_conf *pc = &cell->setting->policies[--r->n];
+
+		if (r->state[r->n] && pc->ops->stop(run, cell, cell_dir, pc->priv,
+						    r->state[r->n]) < 0 && !ret++)
+			memcpy(first, run->err, sizeof(first));
+		r->state[r->n] = NULL;
 	}
-	if (failed) {
-		cb_run_set_err(run, "wmark policy: %s (after %llu checks)", st.err,
-			(unsigned long long)st.checks);
-		return -1;
-	}
-	return 0;
+	if (ret)
+		memcpy(run->err, first, sizeof(first));
+	return ret ? -1 : 0;
 }
 
 /* the workload phases; returns 0, or -1 with run->err set */
 static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
-		      struct cb_proc *pr, struct json_object *wl_meta, struct cb_wmark **wm)
+		      struct cb_proc *pr, struct json_object *wl_meta, struct running *pol)
 {
 	const struct cb_workload *w = cell->workload;
 	struct cb_proc *frag = &pr[CB_PHASE_FRAGMENT], *dem = &pr[CB_PHASE_DEMAND];
@@ -287,8 +273,8 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 	if (w->phase[CB_PHASE_BACKGROUND].wl &&
 	    spawn_phase(run, cell, cell_dir, CB_PHASE_BACKGROUND, bg, wl_meta) < 0)
 		return -1;
-	/* the policy runs from the fragment phase's start (else the demand's) to the demand's end */
-	if (wmark_begin(run, cell, wm) < 0)
+	/* the policies run from the fragment phase's start (else the demand's) to the demand's end */
+	if (policies_start(run, cell, pol) < 0)
 		return -1;
 	if (w->phase[CB_PHASE_FRAGMENT].wl) {
 		if (spawn_phase(run, cell, cell_dir, CB_PHASE_FRAGMENT, frag, wl_meta) < 0)
@@ -315,7 +301,7 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 		     w->timeout_s - (double)(cb_now_ns() - demand_start) / 1e9,
 		     "running the demand phase's companion") < 0)
 		return -1;
-	if (wmark_end(run, cell, cell_dir, wm) < 0)
+	if (policies_stop(run, cell, cell_dir, pol) < 0)
 		return -1;
 	cb_timing_lap(&run->timing, CB_PART_DEMAND);
 	for (int p = CB_PHASE_DEMAND; p < CB_NR_PHASES; p += CB_PHASE_COMPANION - CB_PHASE_DEMAND) {
@@ -394,15 +380,11 @@ static struct json_object *cell_meta(struct cb_run *run, const struct cb_cell *c
 	struct json_object *meta = cb_meta_new(run, cell, run->target_name ? run->target_name : "host");
 
 	json_object_object_add(meta, "knobs", json_object_get(run->knobs));
-	if (cell->setting->wmark.period_s > 0) {
-		struct json_object *p = json_object_new_object();
+	for (size_t i = 0; i < cell->setting->nr_policies; i++) {
+		const struct cb_policy_conf *pc = &cell->setting->policies[i];
 
-		json_object_object_add(p, "policy", json_object_new_string(CB_WMARK_WHAT));
-		json_object_object_add(p, "period_s", json_object_new_double(cell->setting->wmark.period_s));
-		json_object_object_add(p, "order", json_object_new_int64(cell->setting->wmark.order));
-		json_object_object_add(p, "count", json_object_new_int64(cell->setting->wmark.count));
-		json_object_object_add(p, "file", json_object_new_string("wmark.json"));
-		json_object_object_add(meta, "wmark", p);
+		if (pc->ops->meta)
+			json_object_object_add(meta, pc->ops->name, pc->ops->meta(pc->priv));
 	}
 	*wl_meta = json_object_new_array();
 	json_object_object_add(meta, "workload", *wl_meta);
@@ -475,19 +457,19 @@ static int window_open(struct cb_run *run, const char *cell_dir, struct cell_sta
 	return 0;
 }
 
-/* the phases, and the watermark policy's wmark.json even when a phase failed */
+/* the phases, and the policies' files (wmark.json) even when a phase failed */
 static int cell_phases(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
 		       struct cell_state *c)
 {
-	struct cb_wmark *wm = NULL;
-	int rc = run_phases(run, cell, cell_dir, c->pr, c->wl_meta, &wm);
+	struct running pol = { .n = 0 };
+	int rc = run_phases(run, cell, cell_dir, c->pr, c->wl_meta, &pol);
 
-	if (wm) {
-		/* a phase failed while the policy ran: keep that error, still write wmark.json */
+	if (pol.n) {
+		/* a phase failed while policies ran: keep that error, still write their files */
 		char saved[sizeof(run->err)];
 
 		memcpy(saved, run->err, sizeof(saved));
-		wmark_end(run, cell, cell_dir, &wm);
+		policies_stop(run, cell, cell_dir, &pol);
 		memcpy(run->err, saved, sizeof(saved));
 	}
 	return rc;

@@ -80,13 +80,7 @@ int cb_wmark_stop(struct cb_wmark *w, struct cb_wmark_stats *st);
  */
 struct json_object *cb_wmark_json(const struct cb_wmark_opts *o, const struct cb_wmark_stats *st);
 
-/* the wmark policy's class (policy.h), defined in policy_wmark.c */
+/* the wmark policy's ops (policy.h: keys, private config, start/stop), in policy_wmark.c */
 extern const struct cb_policy_ops cb_policy_wmark;
-
-/*
- * cb_policies_register - register the built-in policies (wmark), so configs verify their
- * keys at load. Call before the first cb_config_load; the commands do it at start.
- */
-void cb_policies_register(void);
 
 #endif

@@ -129,7 +129,10 @@ static int parse_agent_args(int argc, char **argv, struct cb_run *run, int *rc)
 		case OPT_TARGET:
 			/* meta.json's "target" is read back by analyze: only a target's name */
 			if (!cb_target_class_find(optarg)) {
-				cb_log("agent: --target %s: not a target (host, qemu, ssh)", optarg);
+				char names[256];
+
+				cb_log("agent: --target %s: not a target (%s)", optarg,
+				       cb_target_class_names(names, sizeof(names)));
 				*rc = 2;
 				return -1;
 			}

@@ -4,7 +4,7 @@
  */
 #include "cmd.h"
 #include "target.h"
-#include "wmark.h"
+#include "policy.h"
 #include "version.h"
 
 #include <stdio.h>

@@ -402,10 +402,10 @@ static void gate_settings(const struct cb_run *run)
 	}
 }
 
-static bool target_used(const struct cb_config *cfg, enum cb_target_kind kind)
+static bool target_used(const struct cb_config *cfg, const struct cb_target_class *cls)
 {
 	for (size_t i = 0; i < cfg->nr_kernels; i++)
-		if (cfg->kernels[i].target == kind)
+		if (cfg->kernels[i].cls == cls)
 			return true;
 	return false;
 }
@@ -413,10 +413,12 @@ static bool target_used(const struct cb_config *cfg, enum cb_target_kind kind)
 /* prepare every target some kernel runs on (the qemu target builds its kernels here) */
 static int prepare_targets(struct cb_run *run)
 {
-	for (int kind = CB_TARGET_HOST; kind < CB_NR_TARGETS; kind++) {
-		if (!target_used(run->cfg, kind))
+	const struct cb_target_class *cls;
+
+	for (size_t i = 0; (cls = cb_target_class_nth(i)); i++) {
+		if (!target_used(run->cfg, cls))
 			continue;
-		if (cb_target_find(kind)->prepare(run) < 0) {
+		if (cb_target_find(cls)->prepare(run) < 0) {
 			cb_log("%s", run->err);
 			return -1;
 		}
@@ -426,9 +428,11 @@ static int prepare_targets(struct cb_run *run)
 
 static void teardown_targets(struct cb_run *run)
 {
-	for (int kind = CB_TARGET_HOST; kind < CB_NR_TARGETS; kind++)
-		if (target_used(run->cfg, kind))
-			cb_target_find(kind)->teardown(run);
+	const struct cb_target_class *cls;
+
+	for (size_t i = 0; (cls = cb_target_class_nth(i)); i++)
+		if (target_used(run->cfg, cls))
+			cb_target_find(cls)->teardown(run);
 }
 
 /* what this command does with the cells of its run directory */
@@ -582,7 +586,7 @@ static int load_matrix(const struct run_opts *o, struct cb_run *run, struct cb_r
 	}
 	run->cfg = cfg;
 	for (size_t i = 0; o->target && i < cfg->nr_kernels; i++)
-		cfg->kernels[i].target = strcmp(o->target, "host") ? CB_TARGET_QEMU : CB_TARGET_HOST;
+		cb_kernel_set_target(&cfg->kernels[i], cb_target_class_find(o->target));
 	if (cb_config_verify(cfg, "", stderr, NULL) > 0) /* what config check says */
 		return 2;
 	if (cb_jobs_setup(jobs, cfg, o->jobs ? o->jobs : 1, err, sizeof(err)) < 0) {

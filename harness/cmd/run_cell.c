@@ -73,7 +73,7 @@ static void record_timing(struct cb_run *run, const char *cell_dir, uint64_t t0,
 int cb_cell_attempt(struct cb_run *run, const struct cb_cell *cell, const char *pinned,
 		    struct cb_cell_result *res)
 {
-	const struct cb_target_ops *ops = cb_target_find(cell->kernel->target);
+	const struct cb_target_ops *ops = cb_target_find(cell->kernel->cls);
 	char cell_dir[PATH_MAX];
 	uint64_t t0, t1;
 

@@ -34,9 +34,10 @@ int cb_jobs_setup(struct cb_jobs *j, const struct cb_config *cfg, long n, char *
 	j->n = n;
 	j->vcpus = 0;
 	for (size_t i = 0; i < cfg->nr_kernels; i++) {
-		long c = cfg->kernels[i].cpus > 0 ? cfg->kernels[i].cpus : 2;
+		const struct cb_kernel *k = &cfg->kernels[i];
+		long c = k->cls->guest_cpus ? k->cls->guest_cpus(k) : 0;
 
-		if (cfg->kernels[i].target == CB_TARGET_QEMU && c > j->vcpus)
+		if (c > j->vcpus)
 			j->vcpus = c;
 	}
 	if (n <= 1 || !j->vcpus)
@@ -235,7 +236,7 @@ int cb_run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr,
 	if (j->slots)
 		s.kids = cb_xcalloc((size_t)j->n, sizeof(*s.kids));
 	for (size_t i = 0; i < nr && !cb_interrupted && ret == 0; i++) {
-		bool par = s.kids && cells[i].kernel->target == CB_TARGET_QEMU;
+		bool par = s.kids && (cells[i].kernel->cls->flags & CB_TARGET_GUEST);
 
 		if (!par) {
 			while (s.running && reap(&s, true))

@@ -53,9 +53,10 @@ int cb_run_json_write(const struct cb_run *run, const struct cb_run_info *info,
 		json_object_object_add(c, "id", json_object_new_string(cells[i].id));
 		json_object_object_add(c, "kernel", json_object_new_string(cells[i].kernel->name));
 		json_object_object_add(c, "target", json_object_new_string(
-					       cb_target_find(cells[i].kernel->target)->name));
-		if (cells[i].kernel->target == CB_TARGET_SSH) /* which machine ran it */
-			json_object_object_add(c, "host", json_object_new_string(cells[i].kernel->host));
+					       cells[i].kernel->cls->name));
+		if (cells[i].kernel->cls->machine) /* which machine ran it */
+			json_object_object_add(c, "host", json_object_new_string(
+						       cells[i].kernel->cls->machine(cells[i].kernel)));
 		json_object_object_add(c, "setting", json_object_new_string(cells[i].setting->name));
 		json_object_object_add(c, "workload", json_object_new_string(cells[i].workload->name));
 		json_object_object_add(c, "rep", json_object_new_int64(cells[i].rep));

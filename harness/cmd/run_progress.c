@@ -7,6 +7,7 @@
 #include "run_json.h"
 #include "run_progress.h"
 #include "runjson.h"
+#include "target_class.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -41,7 +42,7 @@ double cb_est_cell_config_s(const struct cb_config *cfg, const struct cb_cell *c
 	double c = phase_duration(&w->phase[CB_PHASE_COMPANION], quick);
 	double est = w->settle_s + (d > c ? d : c);
 
-	if (cell->kernel->target == CB_TARGET_QEMU)
+	if (cell->kernel->cls->flags & CB_TARGET_GUEST)
 		return est + CB_EST_QEMU_OVERHEAD_S;
 	return est + cfg->cooldown_s + CB_EST_HOST_OVERHEAD_S;
 }
@@ -169,7 +170,7 @@ int cb_progress_init(struct cb_progress *p, const struct cb_run *run, const stru
 	for (size_t i = 0; i < nr; i++) {
 		double m = prev_lookup(pm, nr_pm, &todo[i]);
 
-		p->parallel[i] = jobs > 1 && todo[i].kernel->target == CB_TARGET_QEMU;
+		p->parallel[i] = jobs > 1 && (todo[i].kernel->cls->flags & CB_TARGET_GUEST);
 		p->est_s[i] = m > 0 ? m : cb_est_cell_config_s(run->cfg, &todo[i], run->quick);
 		from_prev += m > 0;
 	}

@@ -35,10 +35,17 @@ struct pstate {
 	size_t nr_seen;
 	struct owned_key {	   /* a [kernel] key only one target reads, checked at the end */
 		size_t kernel;
+		const struct cb_target_class *cls;
 		const struct cfg_key *k;
 		int line;
 	} *owned;
 	size_t nr_owned;
+	struct stash {		   /* a kernel's private config, until its target is set */
+		size_t kernel;
+		const struct cb_target_class *cls;
+		void *priv;
+	} *stash;
+	size_t nr_stash;
 	char err[1024];
 	char section[160]; /* the section of the key being read, as written ("kernel k") */
 	bool failed;
@@ -78,114 +85,24 @@ static void *base_of(struct pstate *ps, enum key_base b)
 	return b == KB_CONFIG ? (void *)ps->cfg : ps->obj;
 }
 
-/* an enum key's bad value: the section, the key and every allowed value */
-static void enum_fail(struct pstate *ps, const struct cfg_key *k, const char *value, int line)
-{
-	char allowed[256];
-
-	fail(ps, line, "[%s] key '%s': '%s' is not one of the allowed values: %s", ps->section,
-	     k->name, value, cb_cfg_choices_text(k->choices, allowed, sizeof(allowed)));
-}
-
-/* check and store one value of a table key; @line for the message */
+/* check and store one value of a key into @base; @line for the message */
 static int store_key(struct pstate *ps, const struct cfg_key *k, void *base, const char *value,
 		     int line)
 {
-	char *field = (char *)base + k->off;
-	long long v;
-	double d;
-	uint64_t sz;
-	size_t i;
+	char why[768];
 
-	switch (k->type) {
-	case KT_INT:
-		if (cb_parse_long(value, k->min, k->max, &v) < 0) {
-			fail(ps, line, "key '%s': '%s' is not a whole number in [%lld, %lld]", k->name,
-			     value, k->min, k->max);
-			return -1;
-		}
-		*(long *)field = v;
-		return 0;
-	case KT_DURATION:
-		if (cb_parse_duration(value, &d) < 0) {
-			fail(ps, line, "key '%s': '%s' is %s", k->name, value, errno == ERANGE ?
-			     "longer than any duration this tool takes (" CB_DURATION_MAX_TEXT ")" :
-			     "not a duration (30, 30s, 500ms, 2m, 1h)");
-			return -1;
-		}
-		if (d * 1000 < (double)k->min || d * 1000 > (double)cb_cfg_max(k)) {
-			char lo[32], hi[32];
-
-			fail(ps, line, "key '%s': '%s' is outside %s..%s", k->name, value,
-			     cb_cfg_ms_text(k->min, lo, sizeof(lo)),
-			     cb_cfg_ms_text(cb_cfg_max(k), hi, sizeof(hi)));
-			return -1;
-		}
-		*(double *)field = d;
-		return 0;
-	case KT_SIZE:
-		if (cb_parse_size(value, 1ULL << 40, &sz) < 0) {
-			fail(ps, line, "key '%s': '%s' is %s", k->name, value, errno == ERANGE ?
-			     "larger than any size this tool takes (" CB_SIZE_MAX_TEXT ")" :
-			     "not a size (a fraction like 0.25, or 512M, 4G)");
-			return -1;
-		}
-		if (!cb_size_is_fraction(value) && (sz < (uint64_t)k->min ||
-						     sz > (uint64_t)cb_cfg_max(k))) {
-			char lo[32], hi[32];
-
-			fail(ps, line, "key '%s': '%s' is outside %s..%s (or a fraction in (0, 1])",
-			     k->name, value, cb_cfg_bytes_text(k->min, lo, sizeof(lo)),
-			     cb_cfg_bytes_text(cb_cfg_max(k), hi, sizeof(hi)));
-			return -1;
-		}
-		/* sizes are kept as text, resolved on the target */
-		__attribute__((fallthrough));
-	case KT_STRING:
-		free(*(char **)field);
-		*(char **)field = cb_xstrdup(value);
-		return 0;
-	case KT_ENUM:
-		for (i = 0; k->choices[i]; i++) {
-			if (!strcmp(k->choices[i], value)) {
-				*(int *)field = (int)i;
-				return 0;
-			}
-		}
-		enum_fail(ps, k, value, line);
+	if (cb_cfg_store(k, base, value, line, ps->section, why, sizeof(why)) < 0) {
+		fail(ps, line, "%s", why);
 		return -1;
-	case KT_LIST: {
-		char **list = NULL, *dup = cb_xstrdup(value), *tok, *save = NULL;
-		size_t n = 0;
-
-		for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			while (isspace((unsigned char)*tok))
-				tok++;
-			for (i = strlen(tok); i && isspace((unsigned char)tok[i - 1]); i--)
-				tok[i - 1] = '\0';
-			if (!*tok)
-				continue;
-			list = cb_xrealloc(list, (n + 2) * sizeof(*list));
-			list[n++] = cb_xstrdup(tok);
-			list[n] = NULL;
-		}
-		free(dup);
-		if (!n) {
-			fail(ps, line, "key '%s': empty list", k->name);
-			return -1;
-		}
-		*(char ***)field = list;
-		return 0;
 	}
-	}
-	return -1;
+	return 0;
 }
 
 static const struct cfg_key *find_key(enum cfg_sec sec, const char *name)
 {
 	const struct cfg_key *k;
 
-	for (k = cb_cfg_keys; k->sec != SEC_NONE; k++)
+	for (k = cb_cfg_keys; k->name; k++)
 		if (k->sec == sec && !strcmp(k->name, name))
 			return k;
 	return NULL;
@@ -197,7 +114,7 @@ static void set_defaults(struct pstate *ps, enum cfg_sec sec, void *obj)
 	void *saved = ps->obj;
 
 	ps->obj = obj;
-	for (k = cb_cfg_keys; k->sec != SEC_NONE; k++)
+	for (k = cb_cfg_keys; k->name; k++)
 		if (k->sec == sec && k->def)
 			store_key(ps, k, base_of(ps, k->base), k->def, 0);
 	ps->obj = saved;
@@ -254,8 +171,7 @@ static void open_section(struct pstate *ps, char *text)
 		k = &cfg->kernels[cfg->nr_kernels++];
 		memset(k, 0, sizeof(*k));
 		snprintf(k->name, sizeof(k->name), "%s", name);
-		k->target = (enum cb_target_kind)-1;
-		k->line = ps->line;
+		k->line = ps->line; /* cls stays NULL until a target key, else [global]'s */
 		set_defaults(ps, SEC_KERNEL, k);
 		ps->obj = k;
 		break;
@@ -336,6 +252,28 @@ static bool seen_key(struct pstate *ps, const char *section, const char *name)
 	return false;
 }
 
+/* a key of a policy's table: into @s's private config of that policy, made at its first key */
+static bool policy_key(struct pstate *ps, struct cb_setting *s, const char *name,
+		       const char *value)
+{
+	const struct cb_policy_ops *p;
+	const struct cfg_key *k = NULL;
+	void *priv;
+
+	for (size_t i = 0; !k && (p = cb_policy_nth(i)); i++)
+		k = cb_cfg_key_find(p->keys, name);
+	if (!k)
+		return false;
+	priv = cb_setting_policy(s, p);
+	if (!priv) {
+		priv = cb_cfg_priv_new(p->priv_alloc, p->keys, SEC_SETTING);
+		s->policies = cb_xrealloc(s->policies, (s->nr_policies + 1) * sizeof(*s->policies));
+		s->policies[s->nr_policies++] = (struct cb_policy_conf){ p, priv };
+	}
+	store_key(ps, k, priv, value, ps->line);
+	return true;
+}
+
 static void setting_key(struct pstate *ps, const char *name, const char *value)
 {
 	struct cb_setting *s = ps->obj;
@@ -345,20 +283,13 @@ static void setting_key(struct pstate *ps, const char *name, const char *value)
 	char arg[32], why[256];
 
 	if (k) {
-		/* the setting's own keys: kernels, wmark.* */
-		if (store_key(ps, k, s, value, ps->line) < 0)
-			return;
-		if (!strcmp(name, "kernels")) {
+		/* the setting's own keys: kernels */
+		if (store_key(ps, k, s, value, ps->line) == 0 && !strcmp(name, "kernels"))
 			s->kernels_line = ps->line;
-		} else {
-			int i = !strcmp(name, "wmark.period") ? 0 : !strcmp(name, "wmark.order") ? 1 : 2;
-
-			s->has_wmark_key[i] = true;
-			if (!s->wmark.line)
-				s->wmark.line = ps->line;
-		}
 		return;
 	}
+	if (policy_key(ps, s, name, value))
+		return;
 	knob = cb_knob_find(name, arg, sizeof(arg));
 	if (!knob) {
 		fail(ps, ps->line, "[setting %s]: unknown knob '%s' (see configs/README.md)", s->name,
@@ -441,6 +372,43 @@ static void workload_key(struct pstate *ps, const char *name, const char *value)
 	a->line = ps->line;
 }
 
+/* kernel @kernel's private config of @cls, made (with the defaults) at its first key */
+static void *stash_priv(struct pstate *ps, size_t kernel, const struct cb_target_class *cls)
+{
+	struct stash *st;
+
+	for (size_t i = 0; i < ps->nr_stash; i++)
+		if (ps->stash[i].kernel == kernel && ps->stash[i].cls == cls)
+			return ps->stash[i].priv;
+	ps->stash = cb_xrealloc(ps->stash, (ps->nr_stash + 1) * sizeof(*ps->stash));
+	st = &ps->stash[ps->nr_stash++];
+	*st = (struct stash){ kernel, cls, cb_cfg_priv_new(cls->priv_alloc, cls->keys, SEC_KERNEL) };
+	return st->priv;
+}
+
+/*
+ * a [kernel] key of a target's table: the kernel's target may be set later in the section,
+ * or by [global], so the key goes into the private config of the class whose table has it
+ * (the kernel's own if it names one with it) and the target is checked at the end
+ */
+static bool target_key(struct pstate *ps, const char *name, const char *value)
+{
+	struct cb_kernel *kern = ps->obj;
+	const struct cb_target_class *cls = kern->cls;
+	const struct cfg_key *k = cls ? cb_cfg_key_find(cls->keys, name) : NULL;
+	size_t idx = kern - ps->cfg->kernels;
+
+	for (size_t i = 0; !k && (cls = cb_target_class_nth(i)); i++)
+		k = cb_cfg_key_find(cls->keys, name);
+	if (!k)
+		return false;
+	if (store_key(ps, k, stash_priv(ps, idx, cls), value, ps->line) < 0)
+		return true;
+	ps->owned = cb_xrealloc(ps->owned, (ps->nr_owned + 1) * sizeof(*ps->owned));
+	ps->owned[ps->nr_owned++] = (struct owned_key){ idx, cls, k, ps->line };
+	return true;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct pstate *ps = user;
@@ -467,19 +435,13 @@ static int handler(void *user, const char *section, const char *name, const char
 		break;
 	}
 	k = find_key(ps->sec, name);
+	if (!k && ps->sec == SEC_KERNEL && target_key(ps, name, value))
+		return 1;
 	if (!k) {
 		fail(ps, ps->line, "[%s]: unknown key '%s' (see configs/README.md)", section, name);
 		return 1;
 	}
 	store_key(ps, k, base_of(ps, k->base), value, ps->line);
-	if (ps->sec == SEC_KERNEL && k->target) {
-		/* the target may be set later in the section, or by [global]: check at the end */
-		ps->owned = cb_xrealloc(ps->owned, (ps->nr_owned + 1) * sizeof(*ps->owned));
-		ps->owned[ps->nr_owned++] = (struct owned_key){
-			(struct cb_kernel *)ps->obj - ps->cfg->kernels, k, ps->line };
-	}
-	if (ps->sec == SEC_KERNEL && !strcmp(name, "recipe"))
-		((struct cb_kernel *)ps->obj)->recipe_line = ps->line;
 	return 1;
 }
 
@@ -546,13 +508,14 @@ static void check_kernel_names(struct pstate *ps, const char *section, const cha
 /* a setting's own keys, once every [kernel] is known: kernels names them; every policy's verify */
 static void check_setting(struct pstate *ps, struct cb_setting *s)
 {
-	const struct cb_policy_ops *p;
 	char why[512];
 	int line;
 
-	for (size_t i = 0; (p = cb_policy_nth(i)); i++) {
+	for (size_t i = 0; i < s->nr_policies; i++) {
+		const struct cb_policy_conf *pc = &s->policies[i];
+
 		line = s->line;
-		if (p->verify && p->verify(s, why, sizeof(why), &line) < 0) {
+		if (pc->ops->verify && pc->ops->verify(s, pc->priv, why, sizeof(why), &line) < 0) {
 			fail(ps, line, "%s", why);
 			return;
 		}
@@ -562,15 +525,39 @@ static void check_setting(struct pstate *ps, struct cb_setting *s)
 
 static void check_kernel_target(struct pstate *ps, const struct cb_kernel *k)
 {
-	const struct cb_target_class *cls = cb_target_class_find(cb_cfg_target_names[k->target]);
 	char why[512];
 
-	/* a check skipped in silence would pass a config it should refuse: say it */
-	if (!cls)
-		fail(ps, k->line, "target %s: no such target class (internal: "
-		     "cb_targets_register() was not called)", cb_cfg_target_names[k->target]);
-	else if (cls->verify && cls->verify(k, why, sizeof(why)) < 0)
+	if (k->cls->verify && k->cls->verify(k, why, sizeof(why)) < 0)
 		fail(ps, k->line, "%s", why);
+}
+
+/*
+ * every kernel takes its target's private config: the one its keys filled, else a new one
+ * with the defaults; the others' (the keys of another target, refused) are freed. Also on
+ * a failed load, where a kernel may have no target yet.
+ */
+static void attach_privs(struct pstate *ps)
+{
+	struct cb_config *cfg = ps->cfg;
+
+	for (size_t i = 0; i < ps->nr_stash; i++) {
+		struct stash *st = &ps->stash[i];
+		struct cb_kernel *k = &cfg->kernels[st->kernel];
+
+		if (k->cls == st->cls && !k->priv)
+			k->priv = st->priv;
+		else if (st->cls->priv_free)
+			st->cls->priv_free(st->priv);
+	}
+	free(ps->stash);
+	ps->stash = NULL;
+	ps->nr_stash = 0;
+	for (size_t i = 0; i < cfg->nr_kernels; i++) {
+		struct cb_kernel *k = &cfg->kernels[i];
+
+		if (k->cls && !k->priv)
+			k->priv = cb_cfg_priv_new(k->cls->priv_alloc, k->cls->keys, SEC_KERNEL);
+	}
 }
 
 static void check_config(struct pstate *ps)
@@ -586,14 +573,14 @@ static void check_config(struct pstate *ps)
 	if (!cfg->nr_workloads)
 		fail(ps, ps->line, "no [workload NAME] section: a matrix needs at least one workload");
 	for (i = 0; i < cfg->nr_kernels; i++)
-		if ((int)cfg->kernels[i].target == -1)
-			cfg->kernels[i].target = cfg->target;
+		if (!cfg->kernels[i].cls)
+			cfg->kernels[i].cls = cfg->target;
 	if (!cfg->nr_kernels) {
 		/* no kernel named: the booted one, on the global target */
 		cfg->kernels = cb_xrealloc(NULL, sizeof(*cfg->kernels));
 		memset(cfg->kernels, 0, sizeof(*cfg->kernels));
-		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s", cb_cfg_target_names[cfg->target]);
-		cfg->kernels[0].target = cfg->target;
+		snprintf(cfg->kernels[0].name, CB_NAME_MAX, "%s", cfg->target->name);
+		cfg->kernels[0].cls = cfg->target;
 		set_defaults(ps, SEC_KERNEL, &cfg->kernels[0]);
 		cfg->nr_kernels = 1;
 	}
@@ -601,13 +588,14 @@ static void check_config(struct pstate *ps)
 		check_setting(ps, &cfg->settings[i]);
 	for (i = 0; i < ps->nr_owned && !ps->failed; i++) {
 		const struct owned_key *o = &ps->owned[i];
-		const char *t = cb_cfg_target_names[cfg->kernels[o->kernel].target];
+		const struct cb_kernel *k = &cfg->kernels[o->kernel];
 
-		if (strcmp(t, o->k->target))
+		if (k->cls != o->cls)
 			fail(ps, o->line, "[kernel %s] key '%s': only the %s target reads it, and "
-			     "this kernel's target is %s", cfg->kernels[o->kernel].name, o->k->name,
-			     o->k->target, t);
+			     "this kernel's target is %s", k->name, o->k->name, o->cls->name,
+			     k->cls->name);
 	}
+	attach_privs(ps);
 	for (i = 0; i < cfg->nr_kernels && !ps->failed; i++)
 		check_kernel_target(ps, &cfg->kernels[i]);
 	for (i = 0; i < cfg->nr_workloads && !ps->failed; i++) {
@@ -655,6 +643,10 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 	ps.cfg = cfg;
 	ps.file = path;
 	ps.sec = SEC_NONE;
+	/* a check skipped in silence would pass a config it should refuse: say it */
+	if (!cb_target_class_nth(0))
+		fail(&ps, 0, "no target class registered (internal: cb_targets_register() was not "
+		     "called)");
 	set_defaults(&ps, SEC_GLOBAL, NULL);
 	set_defaults(&ps, SEC_COLLECTOR, NULL);
 	ps.fp = fmemopen(data, len, "r");
@@ -667,6 +659,7 @@ struct cb_config *cb_config_load(const char *path, char *err, size_t errlen)
 		fail(&ps, rc, "not an INI line (KEY = VALUE, [section] or a ; comment)");
 	if (!ps.failed)
 		check_config(&ps);
+	attach_privs(&ps); /* what a failed load left in the stash */
 	for (size_t i = 0; i < ps.nr_seen; i++)
 		free(ps.seen[i]);
 	free(ps.seen);
@@ -693,16 +686,20 @@ void cb_config_free(struct cb_config *cfg)
 	if (!cfg)
 		return;
 	for (i = 0; i < cfg->nr_kernels; i++) {
-		free(cfg->kernels[i].release);
-		free(cfg->kernels[i].recipe);
-		free(cfg->kernels[i].memory);
-		free(cfg->kernels[i].host);
-		free(cfg->kernels[i].identity);
-		free(cfg->kernels[i].remote_dir);
-		free(cfg->kernels[i].remote_state_dir);
-		free_list(cfg->kernels[i].ssh_options);
+		const struct cb_kernel *kern = &cfg->kernels[i];
+
+		free(kern->release);
+		if (kern->cls && kern->cls->priv_free)
+			kern->cls->priv_free(kern->priv);
 	}
 	for (i = 0; i < cfg->nr_settings; i++) {
+		for (k = 0; k < cfg->settings[i].nr_policies; k++) {
+			const struct cb_policy_conf *pc = &cfg->settings[i].policies[k];
+
+			if (pc->ops->priv_free)
+				pc->ops->priv_free(pc->priv);
+		}
+		free(cfg->settings[i].policies);
 		for (k = 0; k < cfg->settings[i].nr_knobs; k++) {
 			free(cfg->settings[i].knobs[k].key);
 			free(cfg->settings[i].knobs[k].value);

@@ -8,8 +8,9 @@
  *   [workload NAME]     phases: fragment = PROGRAM, fragment.OPTION = VALUE, demand = ...
  *   [collector]         events, buffer size
  *
- * One table of keys (cb_config_keys) drives parsing, the FILE:LINE errors and the key
- * reference in configs/README.md (`compactbench config --doc`). Values are stored as text
+ * Key tables (config_key.h: the harness's own, and one per target class and per policy for
+ * the keys only it reads) drive parsing, the FILE:LINE errors and the key reference in
+ * configs/README.md (`compactbench config --doc`). Values are stored as text
  * and handed to programs as separate argv entries: nothing goes through a shell.
  */
 #ifndef CB_CONFIG_H
@@ -25,7 +26,8 @@
 
 #define CB_NAME_MAX 64
 
-enum cb_target_kind { CB_TARGET_HOST, CB_TARGET_QEMU, CB_TARGET_SSH, CB_NR_TARGETS };
+struct cb_target_class;
+struct cb_policy_ops;
 
 /* [collector] probes: the allocator probes where kprobes exist (collector.h's probe modes) */
 enum cb_cfg_probes {
@@ -40,21 +42,16 @@ enum cb_start_state {
 	CB_START_NONE,	       /* leave memory as the previous cell left it */
 };
 
+/*
+ * A [kernel]: its name, its target and the keys every target reads; the keys only its target
+ * reads are in @priv, that target's private config (target_class.h), which only the target's
+ * own code reads.
+ */
 struct cb_kernel {
 	char name[CB_NAME_MAX];
-	enum cb_target_kind target;
+	const struct cb_target_class *cls; /* its target */
+	void *priv;    /* @cls's private config (its keys), or NULL if @cls has none */
 	char *release; /* expected `uname -r`, or NULL for whatever is booted */
-	char *recipe;  /* qemu: the kernel recipe (kernel_build.h), as written in the file */
-	int recipe_line; /* the line of `recipe`, 0 if none */
-	char *memory;  /* qemu: guest memory, size text */
-	long cpus;     /* qemu: guest CPUs */
-	double boot_timeout_s; /* qemu: the agent must start within this */
-	char *host;	       /* ssh: [user@]host */
-	long port;	       /* ssh: 0 for ssh's own default */
-	char *identity;	       /* ssh: private key file, as written in the file */
-	char *remote_dir;      /* ssh: the remote work directory */
-	char *remote_state_dir; /* ssh: the remote agent's COMPACTBENCH_STATE_DIR, or NULL */
-	char **ssh_options;    /* ssh: extra -o KEY=VALUE options, NULL-terminated, or NULL */
 	int line;
 };
 
@@ -66,16 +63,10 @@ struct cb_knob_setting {
 	int line;
 };
 
-/*
- * The user-space emulation of the compact_wmark proposal (harness/agent/wmark.h): every period,
- * compaction is asked for on each node holding fewer than count free blocks of order.
- * Set by the three wmark.* keys together; period_s == 0 means no policy.
- */
-struct cb_wmark_setting {
-	double period_s;
-	long order;
-	long count;
-	int line; /* of the first wmark.* key, 0 when none is set */
+/* a policy a setting runs (policy.h): its keys, parsed into its private config */
+struct cb_policy_conf {
+	const struct cb_policy_ops *ops;
+	void *priv;
 };
 
 struct cb_setting {
@@ -84,8 +75,8 @@ struct cb_setting {
 	size_t nr_knobs;
 	char **kernels;	/* `kernels =`: the [kernel] names it runs on, NULL-terminated; NULL: all */
 	int kernels_line;
-	struct cb_wmark_setting wmark;
-	bool has_wmark_key[3]; /* period, order, count: which of the three were given */
+	struct cb_policy_conf *policies; /* those whose keys it sets, in the order first given */
+	size_t nr_policies;
 	int line;
 };
 
@@ -127,7 +118,7 @@ struct cb_config {
 	char sha256[65];      /* of the file's bytes */
 	long reps;
 	long quick_reps;
-	enum cb_target_kind target;
+	const struct cb_target_class *target; /* of kernels that name none */
 	enum cb_start_state start_state;
 	char *memory_limit;   /* size text, NULL: no limit */
 	double cooldown_s;

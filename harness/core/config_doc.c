@@ -5,6 +5,8 @@
  */
 #include "config_int.h"
 #include "knobs.h"
+#include "policy.h"
+#include "target_class.h"
 #include "wl_info.h"
 
 #include <stdio.h>
@@ -12,7 +14,7 @@
 #include "util.h"
 
 static const char *const key_type_names[] = { "integer", "duration", "size", "one of", "text",
-					      "list" };
+					      "list", "one of" };
 
 const char *cb_cfg_ms_text(long long ms, char *buf, size_t len)
 {
@@ -91,6 +93,12 @@ static void print_wl_type(FILE *out, const struct wl_option *o)
 	}
 }
 
+static void print_choices(FILE *out, const char *const *choices)
+{
+	for (size_t i = 0; choices[i]; i++)
+		fprintf(out, "%s%s", i ? ", " : " ", choices[i]);
+}
+
 /* a key's type and, for numbers, durations and sizes, the values it takes */
 static void print_type(FILE *out, const struct cfg_key *k)
 {
@@ -106,13 +114,42 @@ static void print_type(FILE *out, const struct cfg_key *k)
 		fprintf(out, " %s..%s or a fraction", cb_cfg_bytes_text(k->min ? k->min : 1, lo,
 			sizeof(lo)), cb_cfg_bytes_text(cb_cfg_max(k), hi, sizeof(hi)));
 	else if (k->type == KT_ENUM)
-		for (size_t i = 0; k->choices[i]; i++)
-			fprintf(out, "%s%s", i ? ", " : " ", k->choices[i]);
+		print_choices(out, k->choices);
+	else if (k->type == KT_TARGET) {
+		const char *names[CB_CFG_MAX_TARGETS + 1];
+
+		cb_cfg_target_choices(names, sizeof(names) / sizeof(names[0]));
+		print_choices(out, names);
+	}
+}
+
+/* the rows of @keys in section @sec */
+static void print_rows(FILE *out, const struct cfg_key *keys, int sec)
+{
+	for (const struct cfg_key *k = keys; k && k->name; k++) {
+		if ((int)k->sec != sec)
+			continue;
+		fprintf(out, "| `%s` | ", k->name);
+		print_type(out, k);
+		fprintf(out, " | %s | %s |\n", k->def ? k->def : "none", k->help);
+	}
+}
+
+/* the rows of @sec: the harness's, then every target's ([kernel]) or policy's ([setting]) */
+static void print_section_rows(FILE *out, int sec)
+{
+	const struct cb_target_class *cls;
+	const struct cb_policy_ops *p;
+
+	print_rows(out, cb_cfg_keys, sec);
+	for (size_t i = 0; sec == SEC_KERNEL && (cls = cb_target_class_nth(i)); i++)
+		print_rows(out, cls->keys, sec);
+	for (size_t i = 0; sec == SEC_SETTING && (p = cb_policy_nth(i)); i++)
+		print_rows(out, p->keys, sec);
 }
 
 void cb_config_doc(FILE *out)
 {
-	const struct cfg_key *k;
 	const struct cb_knob *kn;
 	int sec;
 
@@ -121,13 +158,7 @@ void cb_config_doc(FILE *out)
 			fprintf(out, "### [setting NAME]\n\nA setting's own keys (the harness's, on "
 				     "any kernel):\n\n| key | type | default | what it does |\n"
 				     "| --- | --- | --- | --- |\n");
-			for (k = cb_cfg_keys; k->sec != SEC_NONE; k++)
-				if (k->sec == SEC_SETTING) {
-					fprintf(out, "| `%s` | ", k->name);
-					print_type(out, k);
-					fprintf(out, " | %s | %s |\n", k->def ? k->def : "none",
-						k->help);
-				}
+			print_section_rows(out, SEC_SETTING);
 			fprintf(out, "\nEvery other key is a kernel knob, set (through "
 				     "the restore journal) before every cell of the setting.\n\n"
 				     "| key | file | values | what it does |\n| --- | --- | --- | --- |\n");
@@ -159,13 +190,7 @@ void cb_config_doc(FILE *out)
 				     "for that phase's program (below) |\n"
 				     "| `quick.PHASE.OPTION` | per program | none | replaces "
 				     "`PHASE.OPTION` with `run --quick` |\n");
-		for (k = cb_cfg_keys; k->sec != SEC_NONE; k++) {
-			if ((int)k->sec != sec)
-				continue;
-			fprintf(out, "| `%s` | ", k->name);
-			print_type(out, k);
-			fprintf(out, " | %s | %s |\n", k->def ? k->def : "none", k->help);
-		}
+		print_section_rows(out, sec);
 		fprintf(out, "\n");
 	}
 	fprintf(out, "### Workload programs and their options\n\n");

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * config_int.h - what config.c (the parser), config_keys.c (the one key table),
- * config_doc.c (`config doc`) and config_argv.c (a phase's command line) share. Not for other modules: they use config.h.
+ * config_int.h - what config.c (the parser), config_keys.c (the harness's key table),
+ * config_store.c (one value), config_doc.c (`config doc`) and config_argv.c (a phase's
+ * command line) share. Not for other modules: they use config.h and config_key.h.
  */
 #ifndef CB_CONFIG_INT_H
 #define CB_CONFIG_INT_H
 
 #include "config.h"
+#include "config_key.h"
 #include "xalloc.h"
 
 #include <stdbool.h>
@@ -14,34 +16,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum cfg_sec { SEC_GLOBAL, SEC_KERNEL, SEC_SETTING, SEC_WORKLOAD, SEC_COLLECTOR, SEC_NONE };
-
 extern const char *const cb_cfg_sec_names[];
 extern const bool cb_cfg_sec_named[];
 
-enum key_type { KT_INT, KT_DURATION, KT_SIZE, KT_ENUM, KT_STRING, KT_LIST };
-enum key_base { KB_CONFIG, KB_KERNEL, KB_SETTING, KB_WORKLOAD };
-
-struct cfg_key {
-	enum cfg_sec sec;
-	const char *name;
-	enum key_type type;
-	const char *def;
-	/*
-	 * KT_INT: the range; KT_DURATION: in ms (max 0: up to CB_DURATION_MAX_S); KT_SIZE: of a
-	 * size in bytes (max 0: up to CB_SIZE_MAX), a fraction being any of (0, 1]
-	 */
-	long long min, max;
-	const char *const *choices;
-	enum key_base base;
-	size_t off;
-	const char *help;
-	const char *target; /* a [kernel] key only that target reads ("qemu", "ssh"), or NULL */
-};
-
-/* the keys of every section but a setting's knobs and a workload's phases; ends at SEC_NONE */
+/*
+ * the keys of every section but a setting's knobs and policies, a workload's phases and the
+ * keys only one target reads; ends at a NULL name (SEC_NONE)
+ */
 extern const struct cfg_key cb_cfg_keys[];
-extern const char *const cb_cfg_target_names[];
+
+/* the most target classes a config's messages and docs list */
+#define CB_CFG_MAX_TARGETS 16
+
+/*
+ * cb_cfg_store - check @value against @k and store it into @base (the config, a section's
+ * struct, or a plugin's private config, as @k->base says); with @line > 0, also into @k's
+ * line field. Returns 0, or -1 with "key 'K': what is wrong" (enums: "[SECTION] key ...",
+ * @section as written) in @why: the caller prefixes FILE:LINE.
+ */
+int cb_cfg_store(const struct cfg_key *k, void *base, const char *value, int line,
+		 const char *section, char *why, size_t len);
+
+/* cb_cfg_set_defaults - store the default of every row of @keys in @sec into @base */
+int cb_cfg_set_defaults(const struct cfg_key *keys, enum cfg_sec sec, void *base, char *why,
+			size_t len);
+
+/* cb_cfg_priv_new - a plugin's private config from @alloc with @keys' defaults (NULL: none) */
+void *cb_cfg_priv_new(void *(*alloc)(void), const struct cfg_key *keys, enum cfg_sec sec);
+
+/* cb_cfg_target_choices - the registered target names, NULL-terminated, into @names[@max] */
+void cb_cfg_target_choices(const char **names, size_t max);
 
 /* cb_cfg_max - @k's largest value: its max, or for a duration or size without one the cap */
 long long cb_cfg_max(const struct cfg_key *k);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * config_keys.c - the one table of config keys (section, name, type, default, range,
- * where it is stored, help): config.c parses with it, config_doc.c documents it.
+ * config_keys.c - the harness's table of config keys (section, name, type, default, range,
+ * where it is stored, help): config.c parses with it, config_doc.c documents it. The keys
+ * only one target or one policy reads are in that target's or policy's own table.
  */
 #include "config_int.h"
 
 const char *const cb_cfg_sec_names[] = { "global", "kernel", "setting", "workload", "collector" };
 const bool cb_cfg_sec_named[] = { false, true, true, true, false };
 
-const char *const cb_cfg_target_names[] = { "host", "qemu", "ssh", NULL };
 static const char *const start_names[] = { "drop-compact", "drop", "none", NULL };
 static const char *const probe_names[] = { "auto", "off", "require", NULL }; /* enum cb_cfg_probes */
 
@@ -17,8 +17,6 @@ static const char *const probe_names[] = { "auto", "off", "require", NULL }; /* 
 #define WKL(f) KB_WORKLOAD, offsetof(struct cb_workload, f)
 #define SET(f) KB_SETTING, offsetof(struct cb_setting, f)
 
-#define WMARK_WHAT "user-space emulation of the compact_wmark proposal (M. Hocko, LSF/MM 2017; harness/agent/wmark.h): "
-
 const struct cfg_key cb_cfg_keys[] = {
 	{ SEC_GLOBAL, "name", KT_STRING, NULL, 0, 0, NULL, CFG(name),
 	  "name of the matrix, used in the run directory's name (default: the file's base name)" },
@@ -26,7 +24,7 @@ const struct cfg_key cb_cfg_keys[] = {
 	  "repetitions of every cell; runs are interleaved: rep 1 of every cell, then rep 2, ..." },
 	{ SEC_GLOBAL, "quick_reps", KT_INT, "1", 1, 1000, NULL, CFG(quick_reps),
 	  "repetitions with `run --quick`" },
-	{ SEC_GLOBAL, "target", KT_ENUM, "host", 0, 0, cb_cfg_target_names, CFG(target),
+	{ SEC_GLOBAL, "target", KT_TARGET, "host", 0, 0, NULL, CFG(target),
 	  "default target of kernels that name none: host (the booted kernel), qemu or ssh" },
 	{ SEC_GLOBAL, "start_state", KT_ENUM, "drop-compact", 0, 0, start_names, CFG(start_state),
 	  "memory state before each cell: drop-compact (drop clean caches, compact every node), "
@@ -45,56 +43,17 @@ const struct cfg_key cb_cfg_keys[] = {
 	  "100ms" },
 	{ SEC_GLOBAL, "output", KT_STRING, "results", 0, 0, NULL, CFG(output),
 	  "directory under which run directories are made (run -o overrides)" },
-	{ SEC_KERNEL, "target", KT_ENUM, NULL, 0, 0, cb_cfg_target_names, KRN(target),
+	{ SEC_KERNEL, "target", KT_TARGET, NULL, 0, 0, NULL, KRN(cls),
 	  "where this kernel's cells run (default: [global] target): host, qemu (needs recipe) or "
 	  "ssh (needs host)" },
 	{ SEC_KERNEL, "release", KT_STRING, NULL, 0, 0, NULL, KRN(release),
 	  "host target: the `uname -r` of the kernel these cells need (`uname -rv` to tell two "
 	  "builds of one release apart); with another kernel booted they are pending (run "
 	  "--resume after booting it)" },
-	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, KRN(recipe),
-	  "qemu target: the kernel recipe (configs/kernels/NAME.ini; relative to this file's "
-	  "directory) built, cached and booted for this kernel's cells", "qemu" },
-	{ SEC_KERNEL, "memory", KT_SIZE, "2G", 64 << 20, 1LL << 40, NULL, KRN(memory),
-	  "qemu target: guest memory (bytes like 2G, or a fraction of the host's MemTotal)",
-	  "qemu" },
-	{ SEC_KERNEL, "cpus", KT_INT, "2", 1, 64, NULL, KRN(cpus),
-	  "qemu target: guest CPUs", "qemu" },
-	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 1000, 86400000, NULL, KRN(boot_timeout_s),
-	  "qemu target: a guest whose agent has not started within this is killed and the cell "
-	  "fails with the console's tail; the agent then gets the workload's timeouts", "qemu" },
 	{ SEC_SETTING, "kernels", KT_LIST, NULL, 0, 0, NULL, SET(kernels),
 	  "comma-separated [kernel] names this setting runs on (default: every kernel); the "
 	  "matrix skips its other cells and the run's first line says how many and why (for "
 	  "knobs only some kernels have)" },
-	{ SEC_SETTING, "wmark.period", KT_DURATION, NULL, 10, 3600000, NULL, SET(wmark.period_s),
-	  WMARK_WHAT "how often the agent checks /proc/buddyinfo, from the fragment phase's start "
-	  "to the demand's end (10ms..1h; wmark.period, wmark.order and wmark.count go together)" },
-	{ SEC_SETTING, "wmark.order", KT_INT, NULL, 1, 10, NULL, SET(wmark.order),
-	  WMARK_WHAT "the block order watched (a larger free block counts as the blocks of this "
-	  "order it holds)" },
-	{ SEC_SETTING, "wmark.count", KT_INT, NULL, 1, 1000000000, NULL, SET(wmark.count),
-	  WMARK_WHAT "a node with fewer free blocks of the order is compacted (its "
-	  "/sys/devices/system/node/nodeN/compact, else /proc/sys/vm/compact_memory) in the "
-	  "policy's thread, whose CPU time is the metric cpu_policy_ns" },
-	{ SEC_KERNEL, "host", KT_STRING, NULL, 0, 0, NULL, KRN(host),
-	  "ssh target: the lab machine, [user@]host as ssh takes it (root there: the agent sets "
-	  "sysctls); runs with BatchMode=yes, so a key must log in without a prompt", "ssh" },
-	{ SEC_KERNEL, "port", KT_INT, NULL, 1, 65535, NULL, KRN(port),
-	  "ssh target: the ssh port (default: ssh's own, 22 or ~/.ssh/config)", "ssh" },
-	{ SEC_KERNEL, "identity", KT_STRING, NULL, 0, 0, NULL, KRN(identity),
-	  "ssh target: the private key file (ssh -i; relative to this file's directory)", "ssh" },
-	{ SEC_KERNEL, "remote_dir", KT_STRING, "/var/tmp/compactbench", 0, 0, NULL, KRN(remote_dir),
-	  "ssh target: the remote work directory (absolute; letters, digits, / . _ + -): the agent, "
-	  "the workload programs and their libraries are copied into it, cells are written there "
-	  "and fetched back; an existing non-empty directory must be one compactbench made",
-	  "ssh" },
-	{ SEC_KERNEL, "remote_state_dir", KT_STRING, NULL, 0, 0, NULL, KRN(remote_state_dir),
-	  "ssh target: the remote agent's COMPACTBENCH_STATE_DIR, where its restore journal lives "
-	  "(default: the agent's, /run/compactbench)", "ssh" },
-	{ SEC_KERNEL, "ssh_options", KT_LIST, NULL, 0, 0, NULL, KRN(ssh_options),
-	  "ssh target: extra ssh/scp options, comma-separated KEY=VALUE, each passed as -o "
-	  "KEY=VALUE before the defaults (e.g. UserKnownHostsFile=/path, ProxyJump=gw)", "ssh" },
 	{ SEC_WORKLOAD, "kernels", KT_LIST, NULL, 0, 0, NULL, WKL(kernels),
 	  "comma-separated [kernel] names this workload runs on (default: every kernel), e.g. a "
 	  "workload sized for the host next to ones sized for a 1 GiB guest" },
@@ -116,13 +75,3 @@ const struct cfg_key cb_cfg_keys[] = {
 	  "(where the kernel has kprobes), off, or require (a cell without them fails)" },
 	{ SEC_NONE },
 };
-
-const char *cb_cfg_choices_text(const char *const *choices, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; choices[i] && n < len; i++)
-		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "", choices[i]);
-	return buf;
-}

@@ -20,13 +20,23 @@ int cb_config_recipe_path(const struct cb_config *cfg, const struct cb_kernel *k
 			  size_t size);
 
 /*
- * cb_config_verify - check @cfg beyond its syntax: every qemu kernel has a recipe that
- * loads; every knob a setting sets on a host kernel that is the booted one exists under
- * @root ("" for this machine). Writes each problem to @out as "FILE:LINE: [section] key
+ * cb_config_verify - check @cfg beyond its syntax, each kernel by its target class's check
+ * hook (target_class.h): every qemu kernel has a recipe that loads; every knob a setting
+ * sets on a host kernel that is the booted one exists under @root ("" for this machine). Writes each problem to @out as "FILE:LINE: [section] key
  * 'K' (= VALUE): what is wrong", and to @notes (may be NULL) what cannot be checked
  * before the kernel runs. Returns the number of problems (0: nothing found).
  */
 int cb_config_verify(const struct cb_config *cfg, const char *root, FILE *out, FILE *notes);
+
+/* cb_config_where - "compactbench: FILE:LINE: " of @cfg to @out ("FILE: " for line 0) */
+void cb_config_where(FILE *out, const struct cb_config *cfg, int line);
+
+/*
+ * cb_config_verify_knobs - every knob a setting running on @k sets exists under @root (@k
+ * being the booted kernel): each missing one to @out. Returns the number missing.
+ */
+int cb_config_verify_knobs(const struct cb_config *cfg, const struct cb_kernel *k,
+			   const char *root, FILE *out);
 
 /*
  * cb_kernel_booted - whether cells of @k can run on this machine now: a qemu kernel always

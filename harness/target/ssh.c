@@ -48,12 +48,13 @@ static void add(struct argv_buf *a, const char *s)
 static void common(struct argv_buf *a, const struct cb_ssh *s, const char *port_flag)
 {
 	const struct cb_kernel *k = s->k;
+	const struct cb_ssh_conf *kc = cb_ssh_conf(k);
 
 	add(a, "-o");
 	add(a, "BatchMode=yes");
-	for (size_t i = 0; k->ssh_options && k->ssh_options[i]; i++) {
+	for (size_t i = 0; kc->ssh_options && kc->ssh_options[i]; i++) {
 		add(a, "-o");
-		add(a, k->ssh_options[i]);
+		add(a, kc->ssh_options[i]);
 	}
 	add(a, "-o");
 	add(a, CONNECT_TIMEOUT);
@@ -61,8 +62,8 @@ static void common(struct argv_buf *a, const struct cb_ssh *s, const char *port_
 	add(a, ALIVE_INTERVAL);
 	add(a, "-o");
 	add(a, ALIVE_COUNT);
-	if (k->port > 0) {
-		snprintf(a->port, sizeof(a->port), "%ld", k->port);
+	if (kc->port > 0) {
+		snprintf(a->port, sizeof(a->port), "%ld", kc->port);
 		add(a, port_flag);
 		add(a, a->port);
 	}
@@ -189,13 +190,14 @@ int cb_ssh_run(const struct cb_ssh *s, const char *cmd, bool tty, double timeout
 	       struct cb_ssh_io *io)
 {
 	struct argv_buf a = { .n = 0 };
+	const struct cb_ssh_conf *sc = cb_ssh_conf(s->k);
 
 	add(&a, "ssh");
 	common(&a, s, "-p");
 	if (tty)
 		add(&a, "-tt");
 	add(&a, "--");
-	add(&a, s->k->host);
+	add(&a, sc->host);
 	add(&a, cmd);
 	return run(a.v, timeout_s, io);
 }
@@ -203,7 +205,7 @@ int cb_ssh_run(const struct cb_ssh *s, const char *cmd, bool tty, double timeout
 /* "HOST:PATH" for scp; an IPv6 address (a ':' after any user@) goes in brackets */
 static char *remote_spec(const struct cb_ssh *s, const char *path)
 {
-	const char *h = s->k->host, *at = strrchr(h, '@'), *name = at ? at + 1 : h;
+	const char *h = cb_ssh_conf(s->k)->host, *at = strrchr(h, '@'), *name = at ? at + 1 : h;
 	char *spec;
 
 	if (asprintf(&spec, "%.*s%s%s%s:%s", (int)(name - h), h, strchr(name, ':') ? "[" : "",
@@ -272,7 +274,7 @@ static void last_line(const char *tail, char *buf, size_t size)
 void cb_ssh_describe(const struct cb_ssh *s, int rc, const char *what, const char *tail,
 		     char *buf, size_t size)
 {
-	const char *h = s->k->host;
+	const char *h = cb_ssh_conf(s->k)->host;
 	char line[1024];
 
 	last_line(tail, line, sizeof(line));

@@ -24,8 +24,27 @@
 /* ssh's own exit status for a connection or authentication failure */
 #define CB_SSH_CONN_FAILED 255
 
+/*
+ * the ssh target's own [kernel] keys (target_ssh.c's table), its private config
+ * (target_class.h): only the ssh target's files read it
+ */
+struct cb_ssh_conf {
+	char *host;		/* [user@]host */
+	long port;		/* 0 for ssh's own default */
+	char *identity;		/* private key file, as written in the file */
+	char *remote_dir;	/* the remote work directory */
+	char *remote_state_dir; /* the remote agent's COMPACTBENCH_STATE_DIR, or NULL */
+	char **ssh_options;	/* extra -o KEY=VALUE options, NULL-terminated, or NULL */
+};
+
+/* cb_ssh_conf - the ssh config of @k, a kernel on the ssh target */
+static inline const struct cb_ssh_conf *cb_ssh_conf(const struct cb_kernel *k)
+{
+	return k->priv;
+}
+
 struct cb_ssh {
-	const struct cb_kernel *k; /* host, port, ssh_options */
+	const struct cb_kernel *k; /* its cb_ssh_conf: host, port, ssh_options */
 	char identity[4096];	    /* the key file, resolved ("" for ssh's defaults) */
 };
 

@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * target.c - the table of targets, and the registration of their classes.
+ * target.c - the ops of a target class, and the registration of the built-in classes.
  */
 #include "target.h"
 
 #include <errno.h>
 #include <stddef.h>
 
-const struct cb_target_ops *cb_target_find(enum cb_target_kind kind)
+const struct cb_target_ops *cb_target_find(const struct cb_target_class *cls)
 {
-	switch (kind) {
-	case CB_TARGET_HOST:
-		return &cb_target_host;
-	case CB_TARGET_QEMU:
-		return &cb_target_qemu;
-	case CB_TARGET_SSH:
-		return &cb_target_ssh;
-	case CB_NR_TARGETS:
-		break;
+	if (!cls || !cls->ops) {
+		errno = ENOSYS;
+		return NULL;
 	}
-	errno = ENOSYS;
-	return NULL;
+	return cls->ops;
 }
 
 void cb_targets_register(void)

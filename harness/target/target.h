@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * target.h - where cells run. A target is an ops table, one file each (fio's engines):
- * host (the booted kernel, target_host.c), qemu (a recipe-built kernel in a VM, target_qemu.c)
- * and ssh (a lab machine's booted kernel, reached with ssh/scp, target_ssh.c).
+ * host (the booted kernel, target_host.c), qemu (a recipe-built kernel in a VM, target_qemu.c;
+ * its keys in qemu_conf.c) and ssh (a lab machine's booted kernel, reached with ssh/scp,
+ * target_ssh.c). Each has a class (target_class.h: its keys, private config, verify) naming
+ * its ops; a new target is its file(s) plus a line in cb_targets_register (target.c).
  */
 #ifndef CB_TARGET_H
 #define CB_TARGET_H
@@ -48,7 +50,7 @@ void cb_targets_register(void);
  */
 bool cb_qemu_accel_known(void);
 
-/* cb_target_find - the ops of @kind, or NULL (errno ENOSYS) if not yet available */
-const struct cb_target_ops *cb_target_find(enum cb_target_kind kind);
+/* cb_target_find - the ops of class @cls, or NULL (errno ENOSYS) if it has none */
+const struct cb_target_ops *cb_target_find(const struct cb_target_class *cls);
 
 #endif

@@ -217,6 +217,22 @@ const struct cb_target_ops cb_target_host = {
 	.teardown = host_teardown,
 };
 
+/* the knobs of a kernel that is the booted one; another's wait until it is booted */
+static int host_check(const struct cb_config *cfg, const struct cb_kernel *k, const char *root,
+		      FILE *out, FILE *notes)
+{
+	char booted[512];
+
+	if (cb_kernel_booted(k, booted, sizeof(booted)))
+		return cb_config_verify_knobs(cfg, k, root, out);
+	if (notes)
+		fprintf(notes, "note: [kernel %s]: its knobs are checked when it is booted (wants "
+			"'%s', booted is '%s')\n", k->name, k->release, booted);
+	return 0;
+}
+
 const struct cb_target_class cb_target_host_class = {
 	.name = "host",
+	.check = host_check,
+	.ops = &cb_target_host,
 };

@@ -14,6 +14,7 @@
 #include "initramfs.h"
 #include "kernel_build.h"
 #include "meta.h"
+#include "qemu_conf.h"
 #include "target.h"
 #include "util.h"
 
@@ -66,7 +67,7 @@ static int kernel_index(const struct cb_run *run, const struct cb_kernel *k)
 static void recipe_path(const struct cb_run *run, const struct cb_kernel *k, char *buf, size_t size)
 {
 	if (cb_config_recipe_path(run->cfg, k, buf, size) < 0)
-		cb_path(buf, size, "%s", k->recipe);
+		cb_path(buf, size, "%s", cb_qemu_conf(k)->recipe);
 }
 
 static int qemu_prepare(struct cb_run *run)
@@ -77,9 +78,9 @@ static int qemu_prepare(struct cb_run *run)
 	for (size_t i = 0; i < run->cfg->nr_kernels; i++) {
 		const struct cb_kernel *k = &run->cfg->kernels[i];
 
-		if (k->target != CB_TARGET_QEMU)
+		if (k->cls != &cb_target_qemu_class)
 			continue;
-		if (!k->recipe) {
+		if (!cb_qemu_conf(k)->recipe) {
 			snprintf(run->err, sizeof(run->err), "%s:%d: [kernel %s]: the qemu target needs "
 				 "a recipe (e.g. recipe = kernels/linux-6.1.ini)", run->cfg->path, k->line,
 				 k->name);
@@ -110,10 +111,11 @@ static int qemu_prepare(struct cb_run *run)
 static long guest_mib(const struct cb_kernel *k)
 {
 	long long total = cb_meminfo_kb("", "MemTotal");
+	const char *memory = cb_qemu_conf(k)->memory;
 	uint64_t bytes;
 
-	if (!k->memory || cb_parse_size(k->memory, (uint64_t)(total > 0 ? total : 0) * 1024,
-					&bytes) < 0)
+	if (!memory || cb_parse_size(memory, (uint64_t)(total > 0 ? total : 0) * 1024,
+				     &bytes) < 0)
 		return 2048;
 	return (long)(bytes >> 20);
 }
@@ -149,7 +151,8 @@ static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const ch
 	int fd;
 
 	snprintf(mem, sizeof(mem), "%ld", guest_mib(cell->kernel));
-	snprintf(cpus, sizeof(cpus), "%ld", cell->kernel->cpus > 0 ? cell->kernel->cpus : 2);
+	snprintf(cpus, sizeof(cpus), "%ld", cb_qemu_conf(cell->kernel)->cpus > 0 ?
+		 cb_qemu_conf(cell->kernel)->cpus : 2);
 	cmdline(run, cell, accel, append, sizeof(append));
 	snprintf(fsdev, sizeof(fsdev), "local,id=cbres,path=%s,security_model=none", run->dir);
 	fd = open(console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -196,7 +199,8 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 	bool up = false, agent = false, agent_end = false;
 	int st;
 
-	deadline = t0 + (uint64_t)((probe_s > 0 ? probe_s : cell->kernel->boot_timeout_s) * 1e9);
+	deadline = t0 + (uint64_t)((probe_s > 0 ? probe_s :
+				    cb_qemu_conf(cell->kernel)->boot_timeout_s) * 1e9);
 	while (waitpid(pid, &st, WNOHANG) == 0) {
 		struct timespec ts = { 0, 50000000 }; /* the boot and agent times' resolution */
 
@@ -205,7 +209,7 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 			return BOOT_INTERRUPTED;
 		}
 		if (!up && (up = console_has(console, CB_INIT_UP_LINE)) && probe_s > 0)
-			deadline = t0 + (uint64_t)(cell->kernel->boot_timeout_s * 1e9);
+			deadline = t0 + (uint64_t)(cb_qemu_conf(cell->kernel)->boot_timeout_s * 1e9);
 		if (up && !agent && (agent = console_has(console, CB_INIT_AGENT_LINE))) {
 			cb_timing_lap(&run->timing, CB_PART_BOOT);
 			qs.boot_s = (cb_now_ns() - t0) / 1e9;
@@ -432,7 +436,7 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 				       qs.image[kernel_index(run, cell->kernel)]));
 	json_object_object_add(q, "initramfs", json_object_new_string(qs.initramfs));
 	json_object_object_add(q, "memory_mib", json_object_new_int64(guest_mib(cell->kernel)));
-	json_object_object_add(q, "cpus", json_object_new_int64(cell->kernel->cpus));
+	json_object_object_add(q, "cpus", json_object_new_int64(cb_qemu_conf(cell->kernel)->cpus));
 	json_object_object_add(q, "agent_start_s", json_object_new_double(qs.boot_s));
 	json_object_object_add(q, "agent_end_s", qs.agent_end_s < 0 ? NULL :
 			       json_object_new_double(qs.agent_end_s));
@@ -462,9 +466,4 @@ const struct cb_target_ops cb_target_qemu = {
 	.run_cell = qemu_run_cell,
 	.fetch = qemu_fetch,
 	.teardown = qemu_teardown,
-};
-
-const struct cb_target_class cb_target_qemu_class = {
-	.name = "qemu",
-	.flags = CB_TARGET_GUEST,
 };

@@ -220,7 +220,9 @@ static void relay(const char *host, const char *text)
 
 static const char *state_dir(const struct cb_kernel *k)
 {
-	return k->remote_state_dir ? k->remote_state_dir : "";
+	const struct cb_ssh_conf *kc = cb_ssh_conf(k);
+
+	return kc->remote_state_dir ? kc->remote_state_dir : "";
 }
 
 /* connect, check root, claim R, start R/run afresh */
@@ -232,6 +234,7 @@ static int remote_init(struct cb_run *run, int i)
 	char *cmd, *id;
 	long uid = -1;
 	int rc;
+	const struct cb_ssh_conf *kc = cb_ssh_conf(k);
 
 	cmd = shell_cmd("R=%q; "
 			"if [ -d \"$R\" ] && [ ! -e \"$R/.compactbench\" ] && [ -n \"$(ls -A \"$R\")\" ]; "
@@ -240,7 +243,7 @@ static int remote_init(struct cb_run *run, int i)
 			"mkdir -p \"$R/bin\" \"$R/lib\" \"$R/workloads\" && touch \"$R/.compactbench\" && "
 			"rm -rf \"$R/run\" && mkdir \"$R/run\" || exit 3; "
 			"echo \"cb-ssh: id $(id -u) $(uname -n)\"",
-			k->remote_dir);
+			kc->remote_dir);
 	rc = cb_ssh_run(s, cmd, false, PREPARE_TIMEOUT_S, &io);
 	free(cmd);
 	if (rc != 0) {
@@ -256,7 +259,7 @@ static int remote_init(struct cb_run *run, int i)
 	if (uid != 0) {
 		cb_run_set_err(run, "[kernel %s]: %s logs in as uid %ld: the ssh target needs root "
 			       "there (the agent sets sysctls and traces the kernel): "
-			       "host = root@...", k->name, k->host, uid);
+			       "host = root@...", k->name, kc->host, uid);
 		return -1;
 	}
 	return 0;
@@ -271,6 +274,7 @@ static int remote_install(struct cb_run *run, int i)
 	struct files bin = { 0 }, wls = { 0 }, libs = { 0 };
 	char *installed = NULL, *cmd, dest[PATH_MAX + 16], what[128];
 	int rc = -1, r;
+	const struct cb_ssh_conf *kc = cb_ssh_conf(k);
 
 	snprintf(what, sizeof(what), "[kernel %s] copying the programs", k->name);
 	if (gather(run, &bin, &wls, &libs, &installed) < 0)
@@ -281,7 +285,7 @@ static int remote_install(struct cb_run *run, int i)
 	for (int d = 0; d < 3; d++) {
 		if (!sets[d]->nr)
 			continue;
-		snprintf(dest, sizeof(dest), "%s/%s/", k->remote_dir, sub[d]);
+		snprintf(dest, sizeof(dest), "%s/%s/", kc->remote_dir, sub[d]);
 		r = cb_ssh_put(s, (const char *const *)sets[d]->path, sets[d]->nr, dest, COPY_TIMEOUT_S,
 			       &io);
 		if (r != 0) {
@@ -290,8 +294,8 @@ static int remote_install(struct cb_run *run, int i)
 			goto out;
 		}
 	}
-	cb_log("%s: copied compactbench, %zu workload program%s and %zu librar%s into %s", k->host,
-	       wls.nr, wls.nr == 1 ? "" : "s", libs.nr, libs.nr == 1 ? "y" : "ies", k->remote_dir);
+	cb_log("%s: copied compactbench, %zu workload program%s and %zu librar%s into %s", kc->host,
+	       wls.nr, wls.nr == 1 ? "" : "s", libs.nr, libs.nr == 1 ? "y" : "ies", kc->remote_dir);
 	cmd = shell_cmd("R=%q; S=%q; " REMOTE_ENV
 			"\"$R/bin/compactbench\" --version >/dev/null || { echo \"cb-ssh: "
 			"$R/bin/compactbench does not run on $(uname -n); its libraries were copied "
@@ -302,10 +306,10 @@ static int remote_install(struct cb_run *run, int i)
 			"for p in %s; do [ -x \"$p\" ] || { echo \"cb-ssh: $p is not installed on "
 			"$(uname -n) (the matrix runs it)\"; exit 3; }; done; "
 			"\"$R/bin/compactbench\" restore",
-			k->remote_dir, state_dir(k), gnu_get_libc_version(), installed);
+			kc->remote_dir, state_dir(k), gnu_get_libc_version(), installed);
 	r = cb_ssh_run(s, cmd, false, PREPARE_TIMEOUT_S, &io);
 	free(cmd);
-	relay(k->host, io.tail);
+	relay(kc->host, io.tail);
 	if (r != 0) {
 		snprintf(what, sizeof(what), "[kernel %s] checking the programs, replaying the journal",
 			 k->name);
@@ -326,13 +330,14 @@ static void resolve_identity(const struct cb_run *run, const struct cb_kernel *k
 			     size_t size)
 {
 	char *dup = strdup(run->cfg->path);
+	const struct cb_ssh_conf *kc = cb_ssh_conf(k);
 
 	buf[0] = '\0';
-	if (!k->identity)
+	if (!kc->identity)
 		;
-	else if (k->identity[0] == '/' || !dup || cb_path(buf, size, "%s/%s", dirname(dup),
-							   k->identity) < 0)
-		cb_path(buf, size, "%s", k->identity);
+	else if (kc->identity[0] == '/' || !dup || cb_path(buf, size, "%s/%s", dirname(dup),
+							   kc->identity) < 0)
+		cb_path(buf, size, "%s", kc->identity);
 	free(dup);
 }
 
@@ -340,8 +345,9 @@ static int ssh_prepare(struct cb_run *run)
 {
 	for (size_t i = 0; i < run->cfg->nr_kernels; i++) {
 		const struct cb_kernel *k = &run->cfg->kernels[i];
+		const struct cb_ssh_conf *kc = cb_ssh_conf(k);
 
-		if (k->target != CB_TARGET_SSH)
+		if (k->cls != &cb_target_ssh_class)
 			continue;
 		if (i >= MAX_KERNELS) {
 			cb_run_set_err(run, "the ssh target takes at most %d kernels", MAX_KERNELS);
@@ -355,7 +361,7 @@ static int ssh_prepare(struct cb_run *run)
 				       k->line, k->name, ss.ssh[i].identity, strerror(errno));
 			return -1;
 		}
-		cb_log("ssh: [kernel %s] on %s:%s", k->name, k->host, k->remote_dir);
+		cb_log("ssh: [kernel %s] on %s:%s", k->name, kc->host, kc->remote_dir);
 		if (remote_init(run, (int)i) < 0)
 			return -1;
 		/* from here on teardown replays the remote journal */
@@ -373,19 +379,20 @@ static int annotate(struct cb_run *run, const struct cb_cell *cell, const char *
 	const struct cb_kernel *k = cell->kernel;
 	struct json_object *meta, *o, *st, *er;
 	char path[PATH_MAX];
+	const struct cb_ssh_conf *kc = cb_ssh_conf(k);
 
 	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0 ||
 	    !(meta = json_object_from_file(path))) {
 		cb_run_set_err(run, "%s: the agent on %s wrote no meta.json (see %s/ssh.log)",
-			       cell->id, k->host, cell_dir);
+			       cell->id, kc->host, cell_dir);
 		return -1;
 	}
 	o = json_object_new_object();
-	json_object_object_add(o, "host", json_object_new_string(k->host));
+	json_object_object_add(o, "host", json_object_new_string(kc->host));
 	json_object_object_add(o, "hostname", json_object_new_string(ss.hostname[kidx(run, k)]));
-	json_object_object_add(o, "port", k->port ? json_object_new_int64(k->port) : NULL);
-	json_object_object_add(o, "remote_dir", json_object_new_string(k->remote_dir));
-	json_object_object_add(o, "remote_state_dir", cb_json_str(k->remote_state_dir));
+	json_object_object_add(o, "port", kc->port ? json_object_new_int64(kc->port) : NULL);
+	json_object_object_add(o, "remote_dir", json_object_new_string(kc->remote_dir));
+	json_object_object_add(o, "remote_state_dir", cb_json_str(kc->remote_state_dir));
 	json_object_object_add(o, "agent_exit", json_object_new_int(ss.agent_exit));
 	json_object_object_add(o, "ssh_s", json_object_new_double(ss.cell_s));
 	json_object_object_add(meta, "ssh", o);
@@ -393,7 +400,7 @@ static int annotate(struct cb_run *run, const struct cb_cell *cell, const char *
 	snprintf(status, status_size, "%s", json_object_object_get_ex(meta, "status", &st) ?
 		 json_object_get_string(st) : "");
 	if (strcmp(status, "complete"))
-		cb_run_set_err(run, "the agent on %s says %s: %s", k->host, status,
+		cb_run_set_err(run, "the agent on %s says %s: %s", kc->host, status,
 			json_object_object_get_ex(meta, "error", &er) && er ?
 			json_object_get_string(er) : "(no error recorded)");
 	json_object_put(meta);
@@ -406,9 +413,10 @@ static int get_cell(struct cb_run *run, const struct cb_cell *cell)
 	const struct cb_ssh *s = &ss.ssh[kidx(run, cell->kernel)];
 	struct cb_ssh_io io = { .log_fd = -1 };
 	char src[PATH_MAX], *cmd;
+	const struct cb_ssh_conf *sc = cb_ssh_conf(s->k);
 	int rc;
 
-	snprintf(src, sizeof(src), "%s/run/%s", cell->kernel->remote_dir, cell->id);
+	snprintf(src, sizeof(src), "%s/run/%s", sc->remote_dir, cell->id);
 	rc = cb_ssh_get(s, src, run->dir, COPY_TIMEOUT_S, &io);
 	if (rc != 0) {
 		cb_ssh_describe(s, rc, "fetching the cell", io.tail, run->err, sizeof(run->err));
@@ -418,7 +426,7 @@ static int get_cell(struct cb_run *run, const struct cb_cell *cell)
 	rc = cb_ssh_run(s, cmd, false, PREPARE_TIMEOUT_S, &io);
 	free(cmd);
 	if (rc != 0)
-		cb_log("%s: could not remove %s there: %s", s->k->host, src, io.tail);
+		cb_log("%s: could not remove %s there: %s", sc->host, src, io.tail);
 	return 0;
 }
 
@@ -429,11 +437,12 @@ static int send_config(struct cb_run *run, int i)
 	char local[PATH_MAX], dest[PATH_MAX];
 	const char *src[1] = { local };
 	int rc;
+	const struct cb_ssh_conf *sc = cb_ssh_conf(s->k);
 
 	if (ss.config_sent[i])
 		return 0;
 	if (cb_path(local, sizeof(local), "%s/config.ini", run->dir) < 0 ||
-	    cb_path(dest, sizeof(dest), "%s/run/config.ini", s->k->remote_dir) < 0)
+	    cb_path(dest, sizeof(dest), "%s/run/config.ini", sc->remote_dir) < 0)
 		return -1;
 	rc = cb_ssh_put(s, src, 1, dest, COPY_TIMEOUT_S, &io);
 	if (rc != 0) {
@@ -454,6 +463,7 @@ static int ssh_run_cell(struct cb_run *run, const struct cb_cell *cell, const ch
 	double limit = w->ready_timeout_s + w->timeout_s + w->settle_s + run->cfg->cooldown_s +
 		       CELL_MARGIN_S;
 	uint64_t t0;
+	const struct cb_ssh_conf *kc = cb_ssh_conf(k);
 
 	if (!ss.prepared[i]) {
 		cb_run_set_err(run, "[kernel %s]: the ssh target was not prepared", k->name);
@@ -470,7 +480,7 @@ static int ssh_run_cell(struct cb_run *run, const struct cb_cell *cell, const ch
 	cmd = shell_cmd("R=%q; S=%q; " REMOTE_ENV
 			"exec \"$R/bin/compactbench\" agent --target ssh %s \"$R/run/config.ini\" %q "
 			"\"$R/run\"",
-			k->remote_dir, state_dir(k), run->quick ? "--quick" : "", cell->id);
+			kc->remote_dir, state_dir(k), run->quick ? "--quick" : "", cell->id);
 	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	t0 = cb_now_ns();
 	/* -tt: the agent leads the session of a pty, so a dead session is a SIGHUP to it */
@@ -504,21 +514,23 @@ static void ssh_teardown(struct cb_run *run)
 		const struct cb_ssh *s = &ss.ssh[i];
 		struct cb_ssh_io io = { .log_fd = -1 };
 		char *cmd, why[2048];
+		const struct cb_ssh_conf *sc;
 		int rc;
 
 		if (!ss.prepared[i])
 			continue;
 		ss.prepared[i] = false;
+		sc = cb_ssh_conf(s->k);
 		cmd = shell_cmd("R=%q; S=%q; " REMOTE_ENV "\"$R/bin/compactbench\" restore",
-				s->k->remote_dir, state_dir(s->k));
+				sc->remote_dir, state_dir(s->k));
 		rc = cb_ssh_run(s, cmd, false, PREPARE_TIMEOUT_S, &io);
 		free(cmd);
-		relay(s->k->host, io.tail);
+		relay(sc->host, io.tail);
 		if (rc != 0) {
 			cb_ssh_describe(s, rc, "restoring the knobs", io.tail, why, sizeof(why));
 			cb_log("%s; its agent restores on the hang-up, else the next run's prepare "
 			       "replays the journal there (or run `compactbench restore` there%s%s)",
-			       why, s->k->remote_state_dir ? " with COMPACTBENCH_STATE_DIR=" : "",
+			       why, sc->remote_state_dir ? " with COMPACTBENCH_STATE_DIR=" : "",
 			       state_dir(s->k));
 		}
 	}
@@ -547,7 +559,8 @@ static bool remote_path_ok(const char *p)
 /* the ssh keys: a host ssh cannot take for an option, plain remote paths */
 static int ssh_verify(const struct cb_kernel *k, char *why, size_t len)
 {
-	const char *h = k->host;
+	const struct cb_ssh_conf *kc = cb_ssh_conf(k);
+	const char *h = kc->host;
 
 	if (!h) {
 		snprintf(why, len, "[kernel %s]: target ssh needs key 'host' ([user@]host of the lab "
@@ -559,23 +572,78 @@ static int ssh_verify(const struct cb_kernel *k, char *why, size_t len)
 			 "'-', blanks or shell characters)", k->name, h);
 		return -1;
 	}
-	if (!remote_path_ok(k->remote_dir) ||
-	    (k->remote_state_dir && !remote_path_ok(k->remote_state_dir))) {
+	if (!remote_path_ok(kc->remote_dir) ||
+	    (kc->remote_state_dir && !remote_path_ok(kc->remote_state_dir))) {
 		snprintf(why, len, "[kernel %s]: remote_dir and remote_state_dir must be absolute "
 			 "paths other than / of letters, digits, '/', '.', '_', '+', '-'", k->name);
 		return -1;
 	}
-	for (size_t i = 0; k->ssh_options && k->ssh_options[i]; i++) {
-		if (!strchr(k->ssh_options[i], '=') || k->ssh_options[i][0] == '-') {
+	for (size_t i = 0; kc->ssh_options && kc->ssh_options[i]; i++) {
+		if (!strchr(kc->ssh_options[i], '=') || kc->ssh_options[i][0] == '-') {
 			snprintf(why, len, "[kernel %s] key 'ssh_options': '%s' is not KEY=VALUE",
-				 k->name, k->ssh_options[i]);
+				 k->name, kc->ssh_options[i]);
 			return -1;
 		}
 	}
 	return 0;
 }
 
+#define SSH(f) CB_KEY_PRIV(struct cb_ssh_conf, f)
+
+static const struct cfg_key ssh_keys[] = {
+	{ SEC_KERNEL, "host", KT_STRING, NULL, 0, 0, NULL, SSH(host),
+	  "ssh target: the lab machine, [user@]host as ssh takes it (root there: the agent sets "
+	  "sysctls); runs with BatchMode=yes, so a key must log in without a prompt" },
+	{ SEC_KERNEL, "port", KT_INT, NULL, 1, 65535, NULL, SSH(port),
+	  "ssh target: the ssh port (default: ssh's own, 22 or ~/.ssh/config)" },
+	{ SEC_KERNEL, "identity", KT_STRING, NULL, 0, 0, NULL, SSH(identity),
+	  "ssh target: the private key file (ssh -i; relative to this file's directory)" },
+	{ SEC_KERNEL, "remote_dir", KT_STRING, "/var/tmp/compactbench", 0, 0, NULL, SSH(remote_dir),
+	  "ssh target: the remote work directory (absolute; letters, digits, / . _ + -): the agent, "
+	  "the workload programs and their libraries are copied into it, cells are written there "
+	  "and fetched back; an existing non-empty directory must be one compactbench made" },
+	{ SEC_KERNEL, "remote_state_dir", KT_STRING, NULL, 0, 0, NULL, SSH(remote_state_dir),
+	  "ssh target: the remote agent's COMPACTBENCH_STATE_DIR, where its restore journal lives "
+	  "(default: the agent's, /run/compactbench)" },
+	{ SEC_KERNEL, "ssh_options", KT_LIST, NULL, 0, 0, NULL, SSH(ssh_options),
+	  "ssh target: extra ssh/scp options, comma-separated KEY=VALUE, each passed as -o "
+	  "KEY=VALUE before the defaults (e.g. UserKnownHostsFile=/path, ProxyJump=gw)" },
+	{ .name = NULL },
+};
+
+static void *ssh_alloc(void)
+{
+	return cb_xcalloc(1, sizeof(struct cb_ssh_conf));
+}
+
+static void ssh_free(void *priv)
+{
+	cb_cfg_keys_free(ssh_keys, priv);
+}
+
+/* run.json says which machine ran an ssh kernel's cells */
+static const char *ssh_machine(const struct cb_kernel *k)
+{
+	return cb_ssh_conf(k)->host;
+}
+
+/* nothing to check here: the lab machine is not reached before the run */
+static int ssh_check(const struct cb_config *cfg, const struct cb_kernel *k, const char *root,
+		     FILE *out, FILE *notes)
+{
+	if (notes)
+		fprintf(notes, "note: [kernel %s]: its knobs are checked on the lab machine when "
+			"the run reaches it\n", k->name);
+	return 0;
+}
+
 const struct cb_target_class cb_target_ssh_class = {
 	.name = "ssh",
+	.check = ssh_check,
+	.keys = ssh_keys,
+	.priv_alloc = ssh_alloc,
+	.priv_free = ssh_free,
 	.verify = ssh_verify,
+	.machine = ssh_machine,
+	.ops = &cb_target_ssh,
 };

@@ -19,6 +19,10 @@
 #include "target_class.h"
 #include "policy.h"
 #include "wmark.h"
+#include "qemu_conf.h"
+#include "ssh.h"
+
+#include <json-c/json.h>
 #include "matrix.h"
 #include "util.h"
 
@@ -96,17 +100,19 @@ static void test_ssh_kernel(void **state)
 	struct cb_config *cfg = cb_config_load(write_cfg("ssh.ini", "[kernel lab]\ntarget = ssh\n"
 		"host = root@lab1\nport = 2222\nidentity = keys/lab\n"
 		"ssh_options = UserKnownHostsFile=/k, ProxyJump=gw\n" SW), err, sizeof(err));
+	const struct cb_ssh_conf *sc;
 
 	assert_non_null(cfg);
-	assert_int_equal(cfg->kernels[0].target, CB_TARGET_SSH);
-	assert_string_equal(cfg->kernels[0].host, "root@lab1");
-	assert_int_equal(cfg->kernels[0].port, 2222);
-	assert_string_equal(cfg->kernels[0].identity, "keys/lab");
-	assert_string_equal(cfg->kernels[0].remote_dir, "/var/tmp/compactbench");
-	assert_null(cfg->kernels[0].remote_state_dir);
-	assert_string_equal(cfg->kernels[0].ssh_options[0], "UserKnownHostsFile=/k");
-	assert_string_equal(cfg->kernels[0].ssh_options[1], "ProxyJump=gw");
-	assert_null(cfg->kernels[0].ssh_options[2]);
+	assert_ptr_equal(cfg->kernels[0].cls, &cb_target_ssh_class);
+	sc = cb_ssh_conf(&cfg->kernels[0]);
+	assert_string_equal(sc->host, "root@lab1");
+	assert_int_equal(sc->port, 2222);
+	assert_string_equal(sc->identity, "keys/lab");
+	assert_string_equal(sc->remote_dir, "/var/tmp/compactbench");
+	assert_null(sc->remote_state_dir);
+	assert_string_equal(sc->ssh_options[0], "UserKnownHostsFile=/k");
+	assert_string_equal(sc->ssh_options[1], "ProxyJump=gw");
+	assert_null(sc->ssh_options[2]);
 	cb_config_free(cfg);
 }
 
@@ -282,36 +288,66 @@ static void test_target_registry(void **state)
 	assert_ptr_equal(cb_target_class_find("ssh"), &cb_target_ssh_class);
 	/* the verify callback itself, without a file: the message has no FILE:LINE */
 	{
-		struct cb_kernel k = { .name = "lab", .remote_dir = "/var/tmp/cb" };
+		struct cb_ssh_conf sc = { .remote_dir = "/var/tmp/cb" };
+		struct cb_kernel k = { .name = "lab", .cls = ssh, .priv = &sc };
 
 		assert_int_equal(ssh->verify(&k, why, sizeof(why)), -1);
 		assert_string_equal(why, "[kernel lab]: target ssh needs key 'host' ([user@]host of "
 			 "the lab machine)");
-		k.host = "root@lab";
+		sc.host = "root@lab";
 		assert_int_equal(ssh->verify(&k, why, sizeof(why)), 0);
 	}
 }
 
-/* the wmark policy's verify: all three keys or none, the message at the first key's line */
+/* @key of the wmark policy's meta.json object for @priv, a number */
+static double wmark_meta_num(const void *priv, const char *key)
+{
+	struct json_object *m = cb_policy_wmark.meta(priv), *v;
+	double d;
+
+	assert_true(json_object_object_get_ex(m, key, &v));
+	d = json_object_get_double(v);
+	json_object_put(m);
+	return d;
+}
+
+/*
+ * the wmark policy: its keys parsed into its private config (read back through what
+ * meta.json says of it), all three or none, the message at the first key's line
+ */
 static void test_policy_wmark_verify(void **state)
 {
 	const struct cb_policy_ops *p = cb_policy_find("wmark");
-	struct cb_setting s = { .name = "w", .line = 4 };
-	char why[256];
-	int line = 0;
+	char err[1024], want[1024];
+	struct cb_config *cfg;
+	const char *path;
+	void *priv;
 
 	assert_ptr_equal(p, &cb_policy_wmark);
 	assert_ptr_equal(cb_policy_nth(0), p);
 	assert_null(cb_policy_find("predictor"));
-	assert_int_equal(p->verify(&s, why, sizeof(why), &line), 0); /* none: fine */
-	s.has_wmark_key[1] = true;
-	s.wmark.line = 6;
-	assert_int_equal(p->verify(&s, why, sizeof(why), &line), -1);
-	assert_int_equal(line, 6);
-	assert_string_equal(why, "[setting w]: the wmark policy needs wmark.period, wmark.order "
-			    "and wmark.count together (missing: wmark.period and wmark.count)");
-	s.has_wmark_key[0] = s.has_wmark_key[2] = true;
-	assert_int_equal(p->verify(&s, why, sizeof(why), &line), 0);
+	path = write_cfg("wm.ini", "[setting none]\n[setting w]\nwmark.count = 64\n"
+			 "wmark.period = 250ms\nwmark.order = 9\n[workload w]\ndemand = thp-demand\n");
+	cfg = cb_config_load(path, err, sizeof(err));
+	if (!cfg)
+		fail_msg("%s", err);
+	assert_int_equal(cfg->settings[0].nr_policies, 0);
+	assert_null(cb_setting_policy(&cfg->settings[0], p));
+	assert_int_equal(cfg->settings[1].nr_policies, 1);
+	priv = cb_setting_policy(&cfg->settings[1], p);
+	assert_non_null(priv);
+	assert_true(wmark_meta_num(priv, "period_s") == 0.25);
+	assert_true(wmark_meta_num(priv, "order") == 9);
+	assert_true(wmark_meta_num(priv, "count") == 64);
+	cb_config_free(cfg);
+	/* one key of three, on line 4: the message names the two missing, at line 4 */
+	path = write_cfg("wm2.ini", "[setting w]\nvm.extfrag_threshold = 1\n\nwmark.order = 9\n"
+			 "[workload w]\ndemand = thp-demand\n");
+	assert_null(cb_config_load(path, err, sizeof(err)));
+	snprintf(want, sizeof(want), "%s:4: [setting w]: the wmark policy needs wmark.period, "
+		 "wmark.order and wmark.count together (missing: wmark.period and wmark.count)",
+		 path);
+	assert_string_equal(err, want);
 }
 
 static void test_missing_file(void **state)
@@ -463,10 +499,14 @@ static void test_matrix_kernels(void **state)
 
 	if (!cfg)
 		fail_msg("%s", err);
-	assert_int_equal(cfg->settings[2].wmark.order, 9);
-	assert_int_equal(cfg->settings[2].wmark.count, 64);
-	assert_true(cfg->settings[2].wmark.period_s == 0.2);
-	assert_true(cfg->settings[1].wmark.period_s == 0);
+	assert_non_null(cb_setting_policy(&cfg->settings[2], &cb_policy_wmark));
+	assert_true(wmark_meta_num(cb_setting_policy(&cfg->settings[2], &cb_policy_wmark),
+				   "order") == 9);
+	assert_true(wmark_meta_num(cb_setting_policy(&cfg->settings[2], &cb_policy_wmark),
+				   "count") == 64);
+	assert_true(wmark_meta_num(cb_setting_policy(&cfg->settings[2], &cb_policy_wmark),
+				   "period_s") == 0.2);
+	assert_null(cb_setting_policy(&cfg->settings[1], &cb_policy_wmark));
 	assert_null(cfg->settings[0].kernels);
 	cells = cb_matrix_expand(cfg, cfg->reps, &nr);
 	/* 2 kernels x 3 settings x 1 workload x 2 reps = 12, less dd on stock twice */
@@ -628,10 +668,11 @@ static void test_default_is_quick_policies(void **state)
 				dk = &def->kernels[j];
 		if (!dk)
 			fail_msg("default.ini lacks [kernel %s]", pk->name);
-		assert_int_equal(dk->target, pk->target);
-		assert_string_equal(dk->recipe, pk->recipe);
-		assert_string_equal(dk->memory, pk->memory);
-		assert_int_equal(dk->cpus, pk->cpus);
+		assert_ptr_equal(dk->cls, pk->cls);
+		assert_ptr_equal(dk->cls, &cb_target_qemu_class);
+		assert_string_equal(cb_qemu_conf(dk)->recipe, cb_qemu_conf(pk)->recipe);
+		assert_string_equal(cb_qemu_conf(dk)->memory, cb_qemu_conf(pk)->memory);
+		assert_int_equal(cb_qemu_conf(dk)->cpus, cb_qemu_conf(pk)->cpus);
 	}
 	assert_int_equal(def->nr_settings, pol->nr_settings);
 	for (size_t i = 0; i < pol->nr_settings; i++) {
@@ -643,9 +684,16 @@ static void test_default_is_quick_policies(void **state)
 			assert_string_equal(ds->knobs[k].key, ps->knobs[k].key);
 			assert_string_equal(ds->knobs[k].value, ps->knobs[k].value);
 		}
-		assert_true(ds->wmark.period_s == ps->wmark.period_s);
-		assert_int_equal(ds->wmark.order, ps->wmark.order);
-		assert_int_equal(ds->wmark.count, ps->wmark.count);
+		assert_int_equal(ds->nr_policies, ps->nr_policies);
+		if (cb_setting_policy(ps, &cb_policy_wmark)) {
+			const void *dw = cb_setting_policy(ds, &cb_policy_wmark);
+			const void *pw = cb_setting_policy(ps, &cb_policy_wmark);
+
+			assert_non_null(dw);
+			assert_true(wmark_meta_num(dw, "period_s") == wmark_meta_num(pw, "period_s"));
+			assert_true(wmark_meta_num(dw, "order") == wmark_meta_num(pw, "order"));
+			assert_true(wmark_meta_num(dw, "count") == wmark_meta_num(pw, "count"));
+		}
 		/* default.ini may run a setting on fewer kernels, never on one policies.ini lacks */
 		for (size_t k = 0; ps->kernels && ps->kernels[k]; k++)
 			assert_non_null(ds->kernels);

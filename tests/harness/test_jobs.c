@@ -27,7 +27,7 @@
 #include "timing.h"
 #include "util.h"
 #include "target.h"
-#include "wmark.h"
+#include "policy.h"
 
 static char tmpdir[] = "/tmp/cb-test-jobs-XXXXXX";
 
@@ -206,7 +206,7 @@ static void test_estimate_from_config(void **state)
 		fail_msg("%s", err);
 	cells = cb_matrix_expand(cfg, 2, &nr);
 	assert_int_equal(nr, 4);
-	vm = cells[0].kernel->target == CB_TARGET_QEMU ? 0 : 1;
+	vm = cells[0].kernel->cls == cb_target_class_find("qemu") ? 0 : 1;
 	host = 1 - vm;
 	assert_true(fabs(cb_est_cell_config_s(cfg, &cells[(int)vm], false) -
 			 (35 + CB_EST_QEMU_OVERHEAD_S)) < 1e-9);

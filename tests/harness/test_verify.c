@@ -27,7 +27,7 @@
 #include <json-c/json.h>
 #include "util.h"
 #include "target.h"
-#include "wmark.h"
+#include "policy.h"
 
 static char tmpdir[] = "/tmp/cb-test-verify-XXXXXX";
 
@@ -225,7 +225,7 @@ static void test_failed_cell_meta(void **state)
 	run.root = root;
 	assert_int_equal(cb_journal_open(&run.journal, state_dir), 0);
 	snprintf(cell_dir, sizeof(cell_dir), "%s/run/%s", tmpdir, cells[0].id);
-	assert_int_equal(cb_target_find(CB_TARGET_HOST)->run_cell(&run, &cells[0], cell_dir), -1);
+	assert_int_equal(cb_target_find(&cb_target_host_class)->run_cell(&run, &cells[0], cell_dir), -1);
 	snprintf(path, sizeof(path), "%s/meta.json", cell_dir);
 	meta = cb_read_file(path, NULL);
 	assert_non_null(meta);

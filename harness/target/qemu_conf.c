@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * qemu_conf.c - the qemu target's class: its [kernel] keys and their private config
+ * (qemu_conf.h), and the check of its recipe before any cell runs; the target itself is
+ * target_qemu.c.
+ */
+#include "config_verify.h"
+#include "kernel_build.h"
+#include "qemu_conf.h"
+#include "target.h"
+#include "xalloc.h"
+
+#define QEMU(f) CB_KEY_PRIV(struct cb_qemu_conf, f)
+
+static const struct cfg_key qemu_keys[] = {
+	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, QEMU(recipe),
+	  "qemu target: the kernel recipe (configs/kernels/NAME.ini; relative to this file's "
+	  "directory) built, cached and booted for this kernel's cells",
+	  CB_KEY_LINE(struct cb_qemu_conf, recipe_line) },
+	{ SEC_KERNEL, "memory", KT_SIZE, "2G", 64 << 20, 1LL << 40, NULL, QEMU(memory),
+	  "qemu target: guest memory (bytes like 2G, or a fraction of the host's MemTotal)" },
+	{ SEC_KERNEL, "cpus", KT_INT, "2", 1, 64, NULL, QEMU(cpus),
+	  "qemu target: guest CPUs" },
+	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 1000, 86400000, NULL, QEMU(boot_timeout_s),
+	  "qemu target: a guest whose agent has not started within this is killed and the cell "
+	  "fails with the console's tail; the agent then gets the workload's timeouts" },
+	{ .name = NULL },
+};
+
+static void *qemu_alloc(void)
+{
+	return cb_xcalloc(1, sizeof(struct cb_qemu_conf));
+}
+
+static void qemu_free(void *priv)
+{
+	cb_cfg_keys_free(qemu_keys, priv);
+}
+
+/* a qemu kernel: a recipe that loads */
+static int check_recipe(const struct cb_config *cfg, const struct cb_kernel *k, FILE *out)
+{
+	const struct cb_qemu_conf *qc = cb_qemu_conf(k);
+	char path[4096], err[2048];
+	struct cb_recipe *r;
+
+	if (!qc->recipe) {
+		cb_config_where(out, cfg, k->line);
+		if (k->line > 0)
+			fprintf(out, "[kernel %s]: the qemu target needs a recipe (e.g. recipe = "
+				"kernels/linux-6.1.ini)\n", k->name);
+		else
+			fprintf(out, "no [kernel] section, so the qemu target has no kernel to boot: "
+				"add a [kernel NAME] section with recipe = kernels/linux-6.1.ini "
+				"(configs/README.md)\n");
+		return 1;
+	}
+	if (cb_config_recipe_path(cfg, k, path, sizeof(path)) < 0) {
+		cb_config_where(out, cfg, qc->recipe_line);
+		fprintf(out, "[kernel %s] key 'recipe': '%s': path too long\n", k->name, qc->recipe);
+		return 1;
+	}
+	r = cb_recipe_load(path, err, sizeof(err));
+	if (!r) {
+		cb_config_where(out, cfg, qc->recipe_line);
+		fprintf(out, "[kernel %s] key 'recipe': %s\n", k->name, err);
+		return 1;
+	}
+	cb_recipe_free(r);
+	return 0;
+}
+
+/* the recipe; the knobs wait for the guest */
+static int qemu_check(const struct cb_config *cfg, const struct cb_kernel *k, const char *root,
+		      FILE *out, FILE *notes)
+{
+	int bad = check_recipe(cfg, k, out);
+
+	if (notes)
+		fprintf(notes, "note: [kernel %s]: its knobs are checked in the guest (its /proc "
+			"and /sys exist once it boots)\n", k->name);
+	return bad;
+}
+
+static long qemu_guest_cpus(const struct cb_kernel *k)
+{
+	return cb_qemu_conf(k)->cpus > 0 ? cb_qemu_conf(k)->cpus : 2;
+}
+
+const struct cb_target_class cb_target_qemu_class = {
+	.name = "qemu",
+	.flags = CB_TARGET_GUEST,
+	.keys = qemu_keys,
+	.priv_alloc = qemu_alloc,
+	.priv_free = qemu_free,
+	.check = qemu_check,
+	.guest_cpus = qemu_guest_cpus,
+	.ops = &cb_target_qemu,
+};
