@@ -63,7 +63,8 @@ static const char good[] =
 	"[workload w2]\n"
 	"demand = thp-demand\n"
 	"[collector]\n"
-	"events = compaction:*, vmscan:mm_vmscan_direct_reclaim_begin\n";
+	"events = compaction:*, vmscan:mm_vmscan_direct_reclaim_begin\n"
+	"probes = off\n";
 
 /* a setting and a workload, so a [kernel] section is the only thing wrong */
 #define SW "[setting a]\nvm.extfrag_threshold = 1\n[workload w]\ndemand = thp-demand\n"
@@ -86,6 +87,7 @@ static void test_good_file(void **state)
 	assert_string_equal(cfg->events[0], "compaction:*");
 	assert_string_equal(cfg->events[1], "vmscan:mm_vmscan_direct_reclaim_begin");
 	assert_null(cfg->events[2]);
+	assert_int_equal(cfg->probes, CB_CFG_PROBES_OFF);
 	assert_int_equal(strlen(cfg->sha256), 64);
 	assert_true(cfg->samples_period_s == 0.1);	/* samples.period = 100ms */
 	assert_non_null(cfg->workloads[0].phase[CB_PHASE_FRAGMENT].wl);
@@ -251,6 +253,8 @@ static const struct bad_case bad_cases[] = {
 	  "[kernel vm] key 'host': only the ssh target reads it, and this kernel's target is qemu" },
 	{ "[global]\ntarget = ssh\n[kernel lab]\nhost = lab\ncpus = 4\n" SW, 5,
 	  "[kernel lab] key 'cpus': only the qemu target reads it, and this kernel's target is ssh" },
+	{ "[collector]\nprobes = no\n", 2,
+	  "key 'probes': 'no' is not one of the allowed values: auto, off, require" },
 	/* an unknown target name names the file, line and every target there is */
 	{ "[kernel lab]\ntarget = vbox\n" SW, 2,
 	  "[kernel lab] key 'target': 'vbox' is not one of the allowed values: host, qemu, ssh" },
