@@ -2,7 +2,7 @@
 /*
  * bench-observer - what recording costs the workload it records (the observer effect).
  *
- *   bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION]
+ *   bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION] [-g RECIPE]
  *
  * Each round runs the same workload four ways, in an order that rotates from round to
  * round (so a drift of the machine falls on every mode alike): untraced; under
@@ -18,10 +18,19 @@
  * (analysis/core/stats.h, the same code the verdicts use). Needs root and tracefs; run it
  * alone on the machine (other load widens the CI, not the median's bias, since the modes
  * are interleaved). Not a test: run by hand, see bench/observer/README.md.
+ *
+ * -g RECIPE measures in a QEMU guest booted from a kernel recipe (configs/kernels/), where the
+ * allocator probes run (guests we build have kprobes): each round is two one-cell
+ * `compactbench run`s of a fragmented THP cell (frag-anon 0.9 every other page, then
+ * thp-demand 0.3), one with `[collector] events = sched:sched_process_exec, probes = off`
+ * (as near to untraced as a cell gets: the agent always records) and one with the default
+ * events and probes; the figure is thp-demand's summary line in the cell's workload/ folder.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdbool.h>
@@ -56,6 +65,7 @@ struct opts {
 	int rounds;
 	bool kernel; /* -w kernel */
 	const char *size, *duration;
+	const char *recipe; /* -g: a guest booted from this kernel recipe */
 	char dir[64]; /* a mkdtemp() directory for the traces, removed at the end */
 };
 
@@ -169,6 +179,73 @@ static void build_argv(const struct opts *o, enum mode m, char **argv, char **ke
 	keep[k] = NULL;
 }
 
+/* the guest cell's config for mode @m (UNTRACED or DEFAULT_SET) at @path */
+static int write_guest_cfg(const struct opts *o, enum mode m, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "[global]\nreps = 1\ntarget = qemu\nstart_state = drop-compact\n"
+		   "[kernel guest]\nrecipe = %s\nmemory = 1G\ncpus = 1\nboot_timeout = 300\n"
+		   "[setting none]\nvm.compaction_proactiveness = 0\nthp.enabled = madvise\n"
+		   "thp.defrag = madvise\n"
+		   "[workload thp-frag]\nfragment = frag-anon\nfragment.size = 0.9\n"
+		   "fragment.pattern = every-other\ndemand = thp-demand\ndemand.size = 0.3\n"
+		   "timeout = 10m\nready_timeout = 10m\n",
+		o->recipe);
+	if (m == UNTRACED)
+		fprintf(f, "[collector]\nevents = sched:sched_process_exec\nprobes = off\n");
+	return fclose(f);
+}
+
+static char found[PATH_MAX];
+
+static int find_demand(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t n = strlen(path);
+	const char *tail = "-demand-thp-demand.jsonl";
+
+	if (type == FTW_F && n > strlen(tail) && !strcmp(path + n - strlen(tail), tail)) {
+		snprintf(found, sizeof(found), "%s", path);
+		return 1;
+	}
+	return 0;
+}
+
+/* one cell in a guest: its thp-demand summary into @s */
+static int run_guest(const struct opts *o, enum mode m, int round, struct sample *s)
+{
+	char *cfg = cb_xasprintf("%s/%d.ini", o->dir, m), *out = cb_xasprintf("%s/r%d-m%d", o->dir,
+									     round, m);
+	char *errpath = cb_xasprintf("%s/stderr", o->dir), *text = NULL;
+	char *argv[] = { CB_BUILD_ROOT "/compactbench", "run", cfg, "-o", out, NULL };
+	static char buf[1 << 16];
+	int rc = write_guest_cfg(o, m, cfg) ? -1 : run_capture(argv, buf, sizeof(buf), errpath);
+
+	found[0] = '\0';
+	if (rc == 0 && nftw(out, find_demand, 16, FTW_PHYS) == 1)
+		text = cb_read_file(found, NULL);
+	if (rc != 0 || !text) {
+		char *why = cb_read_file(errpath, NULL);
+
+		fprintf(stderr, "%sbench-observer: guest %s run (%s) exited %d%s\n", why ? why : "",
+			mode_name[m], out, rc, rc ? "" : ", no thp-demand output in it");
+		free(why);
+		rc = -1;
+	} else if (parse_summary(text, false, s) < 0) {
+		fprintf(stderr, "bench-observer: %s: no summary line with a rate\n", found);
+		rc = -1;
+	}
+	free(text);
+	free(cfg);
+	free(errpath);
+	if (!rc)
+		cb_rm_rf(out); /* its trace is up to hundreds of MiB */
+	free(out);
+	return rc;
+}
+
 static int run_one(const struct opts *o, enum mode m, struct sample *s)
 {
 	static char out[1 << 20];
@@ -208,6 +285,8 @@ static void report(const struct opts *o, struct sample (*s)[NR_MODES])
 	       fig_name[F_RATE], cb_stats_median(base, (size_t)o->rounds));
 	printf("%-40s %-10s %9s %21s\n", "mode", "figure", "traced/untraced", "95% CI");
 	for (int m = DEFAULT_SET; m < NR_MODES; m++) {
+		if (o->recipe && m != DEFAULT_SET)
+			continue;
 		for (int f = 0; f < NR_FIGURES; f++) {
 			if (isnan(s[0][UNTRACED].f[f]))
 				continue;
@@ -231,7 +310,11 @@ static void usage(FILE *f)
 		   "  -w WORKLOAD  thp: thp-demand --size SIZE --release (default); kernel: "
 		   "kernel-demand --duration DURATION\n"
 		   "  -s SIZE      thp-demand's --size (default 1G)\n"
-		   "  -d DURATION  kernel-demand's --duration (default 3s)\n",
+		   "  -d DURATION  kernel-demand's --duration (default 3s)\n"
+		   "  -g RECIPE    in a QEMU guest of this kernel recipe, probes on: a fragmented "
+		   "THP cell,\n"
+		   "               \"untraced\" = one rare event and no probes (see the "
+		   "source's header)\n",
 		MAX_ROUNDS);
 }
 
@@ -242,7 +325,7 @@ int main(int argc, char **argv)
 	struct sample (*s)[NR_MODES];
 	int c, rc = 0;
 
-	while ((c = getopt(argc, argv, "n:w:s:d:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:w:s:d:g:h")) != -1) {
 		switch (c) {
 		case 'n':
 			o.rounds = atoi(optarg);
@@ -260,6 +343,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			o.duration = optarg;
+			break;
+		case 'g':
+			o.recipe = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -290,10 +376,23 @@ int main(int argc, char **argv)
 		for (int k = 0; k < NR_MODES && !rc; k++) {
 			enum mode m = (enum mode)((i + k) % NR_MODES);
 
-			rc = run_one(&o, m, &s[i][m]);
+			if (o.recipe && o.kernel) {
+				fprintf(stderr, "bench-observer: -g measures THP faults only\n");
+				rc = 2;
+			} else if (o.recipe && (m == UNTRACED || m == DEFAULT_SET)) {
+				rc = run_guest(&o, m, i, &s[i][m]);
+			} else if (!o.recipe) {
+				rc = run_one(&o, m, &s[i][m]);
+			}
 		}
 		if (rc)
 			break;
+		if (o.recipe) {
+			fprintf(stderr, "round %d/%d (guest): rate untraced %.4g, default %.4g\n",
+				i + 1, o.rounds, s[i][UNTRACED].f[F_RATE],
+				s[i][DEFAULT_SET].f[F_RATE]);
+			continue;
+		}
 		fprintf(stderr, "round %d/%d: rate untraced %.4g, default %.4g, -alloc %.4g, "
 			"+alloc %.4g\n", i + 1, o.rounds, s[i][UNTRACED].f[F_RATE],
 			s[i][DEFAULT_SET].f[F_RATE], s[i][NO_ALLOC_SET].f[F_RATE],
