@@ -7,6 +7,7 @@
 #include "compare.h"
 #include "xalloc.h"
 #include "plot.h"
+#include "runjson.h"
 #include "stalls.h"
 #include "util.h"
 
@@ -97,25 +98,6 @@ void pl_ctx_free(struct pl_ctx *c)
 			}
 }
 
-/* the window the analyzer uses (meta.json, CLOCK_MONOTONIC = trace clock "mono") */
-static void cell_window(const char *cell_dir, uint64_t *start, uint64_t *end)
-{
-	char path[PATH_MAX];
-	struct json_object *meta, *win, *a, *b;
-
-	*start = *end = 0;
-	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0)
-		return;
-	meta = json_object_from_file(path);
-	if (meta && json_object_object_get_ex(meta, "window", &win) &&
-	    json_object_object_get_ex(win, "start_ns", &a) &&
-	    json_object_object_get_ex(win, "end_ns", &b)) {
-		*start = (uint64_t)json_object_get_int64(a);
-		*end = (uint64_t)json_object_get_int64(b);
-	}
-	json_object_put(meta);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -133,7 +115,7 @@ static void read_cell(struct pl_stalls *ps, const char *cell_dir, size_t rep)
 	if (cb_path(trace, sizeof(trace), "%s/trace.dat", cell_dir) < 0 ||
 	    access(trace, F_OK) < 0)
 		return;
-	cell_window(cell_dir, &ws, &we);
+	cb_meta_window(cell_dir, &ws, &we);
 	if (cb_stalls_from_trace_window(trace, ws, we, &st, err, sizeof(err)) < 0) {
 		fprintf(stderr, "compactbench plot: %s\n", err);
 		return;

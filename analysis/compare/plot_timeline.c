@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "xalloc.h"
 #include "plot.h"
+#include "runjson.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -50,21 +51,12 @@ struct tl_waves {
 /* the cell's window start (meta.json), 0 if unknown */
 static uint64_t window_start(const char *cell_dir, double *len_s)
 {
-	char path[PATH_MAX];
-	struct json_object *meta, *win, *a, *b;
-	uint64_t start = 0;
+	uint64_t start, end;
 
 	*len_s = NAN;
-	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0)
+	if (cb_meta_window(cell_dir, &start, &end) < 0)
 		return 0;
-	meta = json_object_from_file(path);
-	if (meta && json_object_object_get_ex(meta, "window", &win) &&
-	    json_object_object_get_ex(win, "start_ns", &a) &&
-	    json_object_object_get_ex(win, "end_ns", &b)) {
-		start = (uint64_t)json_object_get_int64(a);
-		*len_s = ((uint64_t)json_object_get_int64(b) - start) / 1e9;
-	}
-	json_object_put(meta);
+	*len_s = (double)(end - start) / 1e9;
 	return start;
 }
 
@@ -134,13 +126,13 @@ static int write_samples(FILE *f, const char *cell_dir, uint64_t *t0p, double *x
  */
 static int write_waves(FILE *f, const char *cell_dir, uint64_t t0, struct tl_waves *w)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[512];
 	struct json_object *sum, *waves, *series, *a, *b;
 
 	w->n = 0;
 	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0)
 		return 0;
-	sum = json_object_from_file(path);
+	sum = cb_json_read_bounded(path, CB_SUMMARY_MAX_BYTES, err, sizeof(err));
 	if (sum && json_object_object_get_ex(sum, "waves", &waves) &&
 	    json_object_object_get_ex(waves, "series", &series) &&
 	    json_object_is_type(series, json_type_array)) {

@@ -3,6 +3,7 @@
  * analyze.c - `compactbench analyze`: a run directory, a cell directory or a lone trace.dat.
  */
 #include "analyze.h"
+#include "runjson.h"
 #include "cmd_opt.h"
 #include "xalloc.h"
 #include "metrics.h"
@@ -202,14 +203,14 @@ static void add_never_ran(struct json_object *out, struct json_object *run, size
 /* a run's cells as JSON: each cell's id, names and summary.json (null if it has none) */
 static void print_run_json(const char *run_dir, int status)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], err[512];
 	struct json_object *run, *cells, *out = json_object_new_object(), *arr;
 
 	json_object_object_add(out, "run", json_object_new_string(run_dir));
 	json_object_object_add(out, "status", json_object_new_int(status));
 	arr = json_object_new_array();
 	if (cb_path(path, sizeof(path), "%s/run.json", run_dir) == 0 &&
-	    (run = json_object_from_file(path))) {
+	    (run = cb_json_read_bounded(path, CB_RUNJSON_MAX_BYTES, err, sizeof(err)))) {
 		if (json_object_object_get_ex(run, "cells", &cells) &&
 		    json_object_is_type(cells, json_type_array)) {
 			for (size_t i = 0; i < json_object_array_length(cells); i++) {
@@ -220,7 +221,8 @@ static void print_run_json(const char *run_dir, int status)
 				    cb_path(path, sizeof(path), "%s/%s/summary.json", run_dir,
 					    json_object_get_string(id)) == 0 &&
 				    access(path, R_OK) == 0)
-					sum = json_object_from_file(path);
+					sum = cb_json_read_bounded(path, CB_SUMMARY_MAX_BYTES, err,
+								   sizeof(err));
 				json_object_object_add(e, "summary", sum);
 				json_object_array_add(arr, e);
 			}

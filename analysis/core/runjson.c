@@ -329,3 +329,24 @@ bool cb_cell_pending(struct json_object *run, const char *kernel, const char *ce
 	}
 	return false;
 }
+
+int cb_meta_window(const char *cell_dir, uint64_t *start_ns, uint64_t *end_ns)
+{
+	char path[PATH_MAX], err[512];
+	struct json_object *meta = NULL, *win, *a, *b;
+	int ret = -1;
+
+	*start_ns = *end_ns = 0;
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) == 0)
+		meta = cb_json_read_bounded(path, CB_META_MAX_BYTES, err, sizeof(err));
+	if (meta && json_object_object_get_ex(meta, "window", &win) &&
+	    json_object_object_get_ex(win, "start_ns", &a) &&
+	    json_object_object_get_ex(win, "end_ns", &b) &&
+	    json_object_get_int64(b) >= json_object_get_int64(a) && json_object_get_int64(a) >= 0) {
+		*start_ns = (uint64_t)json_object_get_int64(a);
+		*end_ns = (uint64_t)json_object_get_int64(b);
+		ret = 0;
+	}
+	json_object_put(meta);
+	return ret;
+}

@@ -10,12 +10,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct json_object;
 
 #define CB_RUNJSON_MAX_BYTES (16u << 20)    /* run.json: at most 16 MiB */
 #define CB_RUN_MAX_CELLS 20000		    /* cells one run.json may list */
 #define CB_SUMMARY_MAX_BYTES (4u << 20)	    /* summary.json: at most 4 MiB */
+#define CB_META_MAX_BYTES (4u << 20)	    /* meta.json: at most 4 MiB */
 #define CB_CELL_ID_MAX 255		    /* characters of a cell id (NAME_MAX) */
 #define CB_RUN_NAME_MAX 63		    /* characters of a kernel, setting, workload name */
 #define CB_RUN_MAX_REP 1000000		    /* the largest repetition number */
@@ -49,6 +51,14 @@ int cb_runjson_check(const char *path, struct json_object *run, char *err, size_
  * Returns a new reference, or NULL with the reason in @err.
  */
 struct json_object *cb_runjson_load(const char *dir, char *err, size_t errlen);
+
+/*
+ * cb_meta_window - the measured window of the cell in @cell_dir, from its meta.json
+ * ("window": start_ns, end_ns; CLOCK_MONOTONIC, the trace clock "mono"), read bounded
+ * (CB_META_MAX_BYTES). Returns 0, or -1 with both set to 0 when the file, the object or a
+ * time is missing, or the end is before the start.
+ */
+int cb_meta_window(const char *cell_dir, uint64_t *start_ns, uint64_t *end_ns);
 
 /*
  * cb_summary_json_load - @path (a cell's summary.json) read and checked: at most

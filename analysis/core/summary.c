@@ -4,6 +4,7 @@
  */
 #include "agentdata.h"
 #include "summary.h"
+#include "runjson.h"
 #include "headroom.h"
 #include "summary_json.h"
 #include "util.h"
@@ -274,7 +275,7 @@ static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long
 		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(e));
 		return e == ENOENT ? -2 : -1;	/* no meta.json: the cell never ran */
 	}
-	meta = json_object_from_file(path);
+	meta = cb_json_read_bounded(path, CB_META_MAX_BYTES, err, errlen);
 	if (!meta || !json_object_is_type(meta, json_type_object)) {
 		snprintf(err, errlen, "%s: not a JSON object", path);
 		json_object_put(meta);

@@ -228,6 +228,34 @@ static void test_sizes_bounded(void **state)
 	expect_refused(d, "run.json: bytes after the JSON object");
 }
 
+/* a cell's window for the charts: read bounded, a reversed or oversized one is no window */
+static void test_meta_window(void **state)
+{
+	char dir[] = "/tmp/cb-test-window-XXXXXX", path[200];
+	uint64_t s, e;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	put(dir, "meta.json", "{\"window\":{\"start_ns\":1000,\"end_ns\":5000000}}");
+	assert_int_equal(cb_meta_window(dir, &s, &e), 0);
+	assert_int_equal(s, 1000);
+	assert_int_equal(e, 5000000);
+	put(dir, "meta.json", "{\"window\":{\"start_ns\":5000,\"end_ns\":1000}}");
+	assert_int_equal(cb_meta_window(dir, &s, &e), -1);
+	assert_int_equal(s, 0);
+	assert_int_equal(e, 0);
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"window\":{\"start_ns\":1,\"end_ns\":2}}");
+	for (unsigned i = 0; i <= CB_META_MAX_BYTES / 64; i++)
+		fprintf(f, "%64s", "");
+	fclose(f);
+	assert_int_equal(cb_meta_window(dir, &s, &e), -1);
+	assert_int_equal(cb_rm_rf(dir), 0);
+	assert_int_equal(cb_meta_window(dir, &s, &e), -1); /* no file */
+}
+
 static void test_summary_values(void **state)
 {
 	static const char *const bad[] = { "\"abc\"", "Infinity", "-Infinity", "NaN", "1e309",
@@ -440,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_no_cell_twice),
 		cmocka_unit_test(test_types_checked),
 		cmocka_unit_test(test_sizes_bounded),
+		cmocka_unit_test(test_meta_window),
 		cmocka_unit_test(test_summary_values),
 		cmocka_unit_test(test_stale_summary),
 		cmocka_unit_test(test_compare_configs),
