@@ -70,6 +70,12 @@ int cb_tep_print_value(const struct tep_print_arg *arg, const char *name, unsign
 			continue;
 		errno = 0;
 		*val = strtoull(s->value, &end, 0);
+		/*
+		 * a literal keeps its C suffix: 6.1 prints ___GFP_DIRECT_RECLAIM as "0x400u",
+		 * which libtraceevent leaves as it is (6.0+ prints "1UL << 10", evaluated)
+		 */
+		while (end != s->value && (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L'))
+			end++;
 		if (!errno && end != s->value && !*end)
 			return 0;
 	}

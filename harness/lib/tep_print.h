@@ -25,7 +25,8 @@ struct tep_print_arg *cb_tep_print_table(struct tep_event *ev, enum tep_print_ar
 /*
  * cb_tep_print_value - the numeric value of @name in table @arg (as cb_tep_print_table gave
  * it) into @val. libtraceevent has already evaluated the kernel's constant expressions
- * ("((gfp_t)((((1UL))) << (10)))" is "1024" by then). 0, or -1 with errno ENOENT when
+ * ("((gfp_t)((((1UL))) << (10)))" is "1024" by then; a literal's suffix, as in 6.1's
+ * "0x400u", is allowed). 0, or -1 with errno ENOENT when
  * @name is not in the table or its value is not a number.
  */
 int cb_tep_print_value(const struct tep_print_arg *arg, const char *name, unsigned long long *val);

@@ -70,6 +70,42 @@ static void test_filter_flags(void **state)
 	tep_free(f.tep);
 }
 
+/*
+ * 6.1 prints gfp flags as C literals with their suffix: "(( gfp_t)0x400u)", from
+ * ___GFP_DIRECT_RECLAIM 0x400u in 6.1's include/linux/gfp.h (the shape of its
+ * mm_page_alloc format, cut to two flags)
+ */
+static const char format_61[] =
+	"name: mm_page_alloc\nID: 1\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int order;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long gfp_flags;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"order=%d gfp_flags=%s\", REC->order, (REC->gfp_flags) ? "
+	"__print_flags(REC->gfp_flags, \"|\", {(unsigned long)(( gfp_t)0x400u), "
+	"\"__GFP_DIRECT_RECLAIM\"}, {(unsigned long)(( gfp_t)0x40000u), \"__GFP_COMP\"}) : "
+	"\"none\"\n";
+
+static void test_filter_flags_61(void **state)
+{
+	struct tep_handle *tep = tep_alloc();
+	struct tep_event *ev = NULL;
+	char out[256], err[256];
+
+	assert_int_equal(tep_parse_format(tep, &ev, format_61, strlen(format_61), "kmem"), 0);
+	assert_int_equal(cb_tep_filter_flags(ev, "order > 0 && (order >= 9 || gfp_flags & "
+					     "__GFP_DIRECT_RECLAIM)", out, sizeof(out), err,
+					     sizeof(err)), 0);
+	assert_string_equal(out, "order > 0 && (order >= 9 || gfp_flags & 0x400)");
+	assert_int_equal(cb_tep_filter_flags(ev, "gfp_flags & __GFP_COMP", out, sizeof(out), err,
+					     sizeof(err)), 0);
+	assert_string_equal(out, "gfp_flags & 0x40000");
+	tep_free(tep);
+}
+
 static void test_tables(void **state)
 {
 	struct fmt f;
@@ -94,6 +130,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_filter_flags),
+		cmocka_unit_test(test_filter_flags_61),
 		cmocka_unit_test(test_tables),
 	};
 
