@@ -9,8 +9,8 @@
  * up: a library function returns its error, the command prints it. A long-lived object
  * that several threads or steps report through keeps its message in the object instead
  * (struct cb_run's err, the collector's): its owner reads it once, when the object failed.
- * Two collector modules still keep theirs behind a thread-local getter (cb_tracedat_error(),
- * cb_probes_error()) and are to be converted.
+ * No module keeps a message behind a thread-local getter; a result besides the return
+ * value (the CPU a trace.dat write adopted, say) is an out-parameter.
  *
  * Out of memory. The harness, the analysis and the workloads are short-lived programs with
  * nothing to save when malloc fails: a half-written result would be worse than none (every
