@@ -561,8 +561,8 @@ int cmd_compare(int argc, char **argv)
 	char *end;
 	int c;
 
-	cb_opt_parser_init(&p, compare_opts, NR_COMPARE_OPTS, false);
-	optind = 1;
+	/* getopt's own message names a bad option */
+	cb_opt_parser_init(&p, compare_opts, NR_COMPARE_OPTS, CB_OPT_GETOPT_SAYS);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:

@@ -120,8 +120,8 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 	char *end;
 	int c, m;
 
-	cb_opt_parser_init(&p, gate_opts, NR_GATE_OPTS, false);
-	optind = 1;
+	/* getopt's own message names a bad option */
+	cb_opt_parser_init(&p, gate_opts, NR_GATE_OPTS, CB_OPT_GETOPT_SAYS);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_BASELINE:

@@ -362,9 +362,7 @@ int cmd_merge(int argc, char **argv)
 	struct cb_opt_parser p;
 	int n = 0, c, rc = 2, full;
 
-	cb_opt_parser_init(&p, merge_opts, CB_ARRAY_SIZE(merge_opts), false);
-	optind = 1;
-	opterr = 0;
+	cb_opt_parser_init(&p, merge_opts, CB_ARRAY_SIZE(merge_opts), 0);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':

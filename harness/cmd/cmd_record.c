@@ -79,10 +79,8 @@ static int parse(int argc, char **argv, struct record_args *a)
 	int c;
 
 	/* stop at CMD: its options are its own */
-	cb_opt_parser_init(&p, record_opts, NR_OPTS, true);
 	a->out = "trace.dat";
-	optind = 1;
-	opterr = 0;
+	cb_opt_parser_init(&p, record_opts, NR_OPTS, CB_OPT_STOP);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':

@@ -31,13 +31,26 @@ struct cb_opt_parser {
 	char shortopts[3 * CB_OPT_MAX + 2];
 };
 
+/* how a parse goes (cb_opt_parser_init's @flags) */
+enum cb_opt_parser_flags {
+	/* stop at the first non-option (getopt's "+": what follows is another command's) */
+	CB_OPT_STOP = 1 << 0,
+	/*
+	 * getopt names a bad option itself on stderr ("unrecognized option"); without it the
+	 * command names it, with cb_opt_bad()
+	 */
+	CB_OPT_GETOPT_SAYS = 1 << 1,
+};
+
 /*
  * cb_opt_parser_init - fill @p from the @n rows of @opts: a long option per row, a short
- * one per row whose key is below 128 (with ':' when it takes a value); with @stop, parsing
- * stops at the first non-option (getopt's "+": what follows is another command's). Returns
- * 0, or -1 with EINVAL for more than CB_OPT_MAX rows.
+ * one per row whose key is below 128 (with ':' when it takes a value); and set getopt up
+ * for a parse from argv[1] (optind 1, opterr as @flags say: enum cb_opt_parser_flags), so
+ * a command calls it right before its cb_opt_next() loop. Returns 0, or -1 with EINVAL for
+ * more than CB_OPT_MAX rows.
  */
-int cb_opt_parser_init(struct cb_opt_parser *p, const struct cb_opt *opts, size_t n, bool stop);
+int cb_opt_parser_init(struct cb_opt_parser *p, const struct cb_opt *opts, size_t n,
+		       unsigned int flags);
 
 /* cb_opt_next - getopt_long(@argc, @argv) over @p's tables: the key of the next option */
 int cb_opt_next(const struct cb_opt_parser *p, int argc, char **argv);
