@@ -116,8 +116,11 @@ static int close_call(struct cb_pstalls *p, struct ppid *e, const struct cb_pev 
 	return 0;
 }
 
-/* a loss: every open call may miss events */
-static void cut_all(struct cb_pstalls *p)
+/*
+ * close every open call without a return: a loss (it may have missed events) or the end of
+ * the trace; each one that began inside the window adds one to *@count
+ */
+static void close_open(struct cb_pstalls *p, uint64_t *count)
 {
 	struct ppid *tab = p->pids;
 	size_t i;
@@ -126,7 +129,7 @@ static void cut_all(struct cb_pstalls *p)
 		if (tab[i].pid && tab[i].open) {
 			tab[i].open = false;
 			if (tab[i].inwin)
-				p->cut_by_loss++;
+				(*count)++;
 		}
 }
 
@@ -149,7 +152,7 @@ int cb_pstalls_feed(struct cb_pstalls *p, const struct cb_pev *ev)
 	struct ppid *e;
 
 	if (ev->kind == CB_PEV_LOSS) {
-		cut_all(p);
+		close_open(p, &p->cut_by_loss);
 		return 0;
 	}
 	e = get(p, ev->pid);
@@ -204,15 +207,9 @@ int cb_pstalls_feed(struct cb_pstalls *p, const struct cb_pev *ev)
 
 int cb_pstalls_finish(struct cb_pstalls *p)
 {
-	struct ppid *tab = p->pids;
 	size_t i;
 
-	for (i = 0; i < p->pcap; i++)
-		if (tab[i].pid && tab[i].open) {
-			tab[i].open = false;
-			if (tab[i].inwin)
-				p->truncated++;
-		}
+	close_open(p, &p->truncated);
 	free(p->ns);
 	p->ns = NULL;
 	if (!p->n)
