@@ -446,12 +446,9 @@ static const struct cb_opt compare_opts[] = {
 
 #define NR_COMPARE_OPTS (sizeof(compare_opts) / sizeof(compare_opts[0]))
 
-static void print_usage(FILE *out)
-{
-	fputs(usage, out);
-	cb_opt_usage(out, compare_opts, NR_COMPARE_OPTS, 18);
-	fputs(usage_tail, out);
-}
+static const struct cb_opt_page compare_page = {
+	.head = usage, .opts = compare_opts, .n = NR_COMPARE_OPTS, .width = 18, .tail = usage_tail,
+};
 
 /* the names @n of @names as "a, b, c" into @buf */
 static const char *name_list(char (*names)[64], size_t n, char *buf, size_t len)
@@ -594,15 +591,15 @@ int cmd_compare(int argc, char **argv)
 			o.all = true;
 			break;
 		case 'h':
-			print_usage(stdout);
+			cb_opt_page_print(stdout, &compare_page);
 			return 0;
 		default:
-			print_usage(stderr);
+			cb_opt_page_print(stderr, &compare_page);
 			return 2;
 		}
 	}
 	if (optind >= argc || argc - optind > MAX_RUNS) {
-		print_usage(stderr);
+		cb_opt_page_print(stderr, &compare_page);
 		return 2;
 	}
 	o.dirs = argv + optind;

@@ -96,12 +96,9 @@ static const struct cb_opt gate_opts[] = {
 
 #define NR_GATE_OPTS (sizeof(gate_opts) / sizeof(gate_opts[0]))
 
-static void print_usage(FILE *out)
-{
-	fputs(usage, out);
-	cb_opt_usage(out, gate_opts, NR_GATE_OPTS, 18);
-	fputs(usage_tail, out);
-}
+static const struct cb_opt_page gate_page = {
+	.head = usage, .opts = gate_opts, .n = NR_GATE_OPTS, .width = 18, .tail = usage_tail,
+};
 
 static int parse_pct(const char *s, double *out)
 {
@@ -180,15 +177,15 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 			o->allow_lost = true;
 			break;
 		case 'h':
-			print_usage(stdout);
+			cb_opt_page_print(stdout, &gate_page);
 			return GATE_PASS;
 		default:
-			print_usage(stderr);
+			cb_opt_page_print(stderr, &gate_page);
 			return GATE_BAD_INPUT;
 		}
 	}
 	if (!o->base || !o->cand || optind != argc) {
-		print_usage(stderr);
+		cb_opt_page_print(stderr, &gate_page);
 		return GATE_BAD_INPUT;
 	}
 	if (!o->nm)	/* the gate's default view of the metric table */

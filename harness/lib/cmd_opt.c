@@ -81,6 +81,14 @@ void cb_opt_usage_style(FILE *out, const struct cb_opt *opts, size_t n, int widt
 	}
 }
 
+void cb_opt_page_print(FILE *out, const struct cb_opt_page *pg)
+{
+	fputs(pg->head, out);
+	cb_opt_usage_style(out, pg->opts, pg->n, pg->width, pg->style);
+	if (pg->tail)
+		fputs(pg->tail, out);
+}
+
 int cb_opt_bad(const char *cmd, const struct cb_opt *opts, size_t n, char **argv)
 {
 	const char *a = argv[optind - 1];

@@ -76,6 +76,19 @@ enum cb_opt_usage_flags {
 void cb_opt_usage_style(FILE *out, const struct cb_opt *opts, size_t n, int width,
 			unsigned int flags);
 
+/* a command's whole usage: the text before the option lines, the lines, the text after */
+struct cb_opt_page {
+	const char *head;		/* "usage: compactbench CMD ...\n\n..." */
+	const struct cb_opt *opts;	/* the rows whose help becomes the option lines */
+	size_t n;
+	int width;			/* of the option lines' left column */
+	unsigned int style;		/* enum cb_opt_usage_flags; 0: cb_opt_usage's layout */
+	const char *tail;		/* after the option lines; NULL: nothing */
+};
+
+/* cb_opt_page_print - @pg's head, option lines (cb_opt_usage_style) and tail to @out */
+void cb_opt_page_print(FILE *out, const struct cb_opt_page *pg);
+
 /*
  * cb_opt_bad - after cb_opt_next returned '?' for @argv: name on stderr the option that was
  * not one of the @n @opts ("compactbench @cmd: unknown option 'X'") or that lacks its value
