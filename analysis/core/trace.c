@@ -6,6 +6,7 @@
 #include "trace.h"
 #include "shed.h"
 #include "tracecheck.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,17 +36,14 @@ struct cb_trace {
 	char path[PATH_MAX];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+/* the message into the caller's @err (NULL or 0: none), errno kept */
+static void __attribute__((format(printf, 3, 4)))
+set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err || !errlen)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	cb_vfail(err, errlen, errno, fmt, ap);
 	va_end(ap);
 }
 

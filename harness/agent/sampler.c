@@ -21,18 +21,14 @@
 #include <unistd.h>
 
 /* the error line into the caller's @err (errno kept, as the callers read it after) */
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+static void __attribute__((format(printf, 3, 4)))
+set_err(char *err, size_t errlen, const char *fmt, ...)
 {
-	int e = errno;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	cb_vfail(err, errlen, errno, fmt, ap);
 	va_end(ap);
-	errno = e;
 }
 
 struct cb_sampler {

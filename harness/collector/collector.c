@@ -17,6 +17,7 @@
 #include "probes.h"
 #include "tracedat.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,19 +61,16 @@ const char *const cb_collector_default_events[] = {
 	NULL,
 };
 
-/* the message into @buf (@size 0: none); @err as cb_collector_set_err() takes it */
+/* cb_vfail() into @buf (@size 0: none), @err as cb_collector_set_err() takes it */
 static int vput_err(char *buf, size_t size, int err, const char *fmt, va_list ap)
 {
 	int e = err >= 0 ? err : errno ? errno : -err;
 	size_t len;
 
-	if (size) {
-		vsnprintf(buf, size, fmt, ap);
-		len = strlen(buf);
-		if (err < 0 && len < size)
-			snprintf(buf + len, size - len, ": %s", strerror(e));
-	}
-	errno = e;
+	cb_vfail(buf, size, e, fmt, ap);
+	len = size ? strlen(buf) : 0;
+	if (err < 0 && len < size)
+		snprintf(buf + len, size - len, ": %s", strerror(e));
 	return -1;
 }
 

@@ -9,6 +9,7 @@
  */
 #include "probes.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -55,21 +56,6 @@ struct cb_probes {
 	char describe[512];
 };
 
-/* the message into the caller's buffer (@errlen 0: none), errno = @e; returns -1 */
-static int __attribute__((format(printf, 4, 5)))
-fail(char *err, size_t errlen, int e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	errno = e;
-	return -1;
-}
-
 /* the rank of a candidate's suffix: 0 exact, 1 .constprop, 2 .isra, 3 other; -1 no match */
 static int suffix_rank(const char *name, const char *base)
 {
@@ -98,10 +84,10 @@ int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, si
 	FILE *f;
 
 	if (!base || !*base || !out || !size)
-		return fail(err, errlen, EINVAL, "no symbol given");
+		return cb_fail(err, errlen, EINVAL, "no symbol given");
 	f = fopen(path, "re");
 	if (!f)
-		return fail(err, errlen, errno, "cannot read %s: %s", path, strerror(errno));
+		return cb_fail(err, errlen, errno, "cannot read %s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		/* "ffffffff8163af50 t __alloc_pages_slowpath.constprop.0" [\t[module]] */
 		if (sscanf(line, "%*s %c %255s", &type, name) != 2 || strchr(line, '['))
@@ -116,9 +102,9 @@ int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, si
 	}
 	fclose(f);
 	if (best > 3)
-		return fail(err, errlen, ENOENT, "symbol %s is not in %s (nor with a "
-			    ".constprop/.isra/.part suffix): renamed or inlined in this kernel",
-			    base, path);
+		return cb_fail(err, errlen, ENOENT, "symbol %s is not in %s (nor with a "
+			       ".constprop/.isra/.part suffix): renamed or inlined in this kernel",
+			       base, path);
 	return 0;
 }
 
@@ -144,13 +130,14 @@ static int check_available(const struct cb_probes_opts *o, char *err, size_t err
 	char mode[128];
 
 	if (!dir)
-		return fail(err, errlen, ENODEV, "tracefs is not mounted");
+		return cb_fail(err, errlen, ENODEV, "tracefs is not mounted");
 	if (!tracing_file_exists("kprobe_events"))
-		return fail(err, errlen, ENOTSUP, "the kernel has no kprobe events (no "
-			    "%s/kprobe_events: CONFIG_KPROBES or CONFIG_KPROBE_EVENTS is off)", dir);
+		return cb_fail(err, errlen, ENOTSUP, "the kernel has no kprobe events (no "
+			       "%s/kprobe_events: CONFIG_KPROBES or CONFIG_KPROBE_EVENTS is off)",
+			       dir);
 	if (cb_read_trimmed(lockdown, mode, sizeof(mode)) == 0 && strstr(mode, "[confidentiality]"))
-		return fail(err, errlen, EPERM, "kernel lockdown (%s: %s) forbids kprobes",
-			    lockdown, mode);
+		return cb_fail(err, errlen, EPERM, "kernel lockdown (%s: %s) forbids kprobes",
+			       lockdown, mode);
 	return 0;
 }
 
@@ -165,8 +152,8 @@ static int remove_all(struct cb_probes *p, char *err, size_t errlen)
 			continue;
 		if (tracefs_dynevent_destroy(p->dev[i], true) < 0 && !ret) {
 			saved = errno ? errno : EBUSY;
-			ret = fail(err, errlen, saved, "cannot remove kprobe %s: %s", p->names[i],
-				   strerror(saved));
+			ret = cb_fail(err, errlen, saved, "cannot remove kprobe %s: %s", p->names[i],
+				      strerror(saved));
 		}
 		tracefs_dynevent_free(p->dev[i]);
 		p->dev[i] = NULL;
@@ -197,19 +184,19 @@ static int make_pair(struct cb_probes *p, size_t k, const char *sym, char *err, 
 		snprintf(event, sizeof(event), "%s%s", d->event, i & 1 ? "_ret" : "");
 		if (asprintf(&p->names[i], "%s:%s", p->system, event) < 0) {
 			p->names[i] = NULL;
-			return fail(err, errlen, ENOMEM, "out of memory");
+			return cb_fail(err, errlen, ENOMEM, "out of memory");
 		}
 		dev = i & 1 ? tracefs_kretprobe_alloc(p->system, event, sym, RET_ARGS, 0) :
 			      tracefs_kprobe_alloc(p->system, event, sym, d->args);
 		if (!dev)
-			return fail(err, errlen, errno ? errno : ENOMEM,
-				    "cannot describe kprobe %s on %s", p->names[i], sym);
+			return cb_fail(err, errlen, errno ? errno : ENOMEM,
+				       "cannot describe kprobe %s on %s", p->names[i], sym);
 		if (tracefs_dynevent_create(dev) < 0) {
 			e = errno ? errno : EINVAL;
 			tracefs_dynevent_free(dev);
-			return fail(err, errlen, e, "the kernel refused kprobe %s on %s: %s%s",
-				    p->names[i], sym, strerror(e),
-				    e == EINVAL ? " (see tracefs error_log)" : "");
+			return cb_fail(err, errlen, e, "the kernel refused kprobe %s on %s: %s%s",
+				       p->names[i], sym, strerror(e),
+				       e == EINVAL ? " (see tracefs error_log)" : "");
 		}
 		p->dev[i] = dev;
 	}
@@ -234,7 +221,7 @@ struct cb_probes *cb_probes_create(const struct cb_probes_opts *opts, char *err,
 			return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		fail(err, errlen, ENOMEM, "out of memory");
+		cb_fail(err, errlen, ENOMEM, "out of memory");
 		return NULL;
 	}
 	snprintf(p->system, sizeof(p->system), CB_PROBES_SYSTEM_PREFIX "%d", (int)getpid());

@@ -21,6 +21,7 @@
  */
 #include "tracedat.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -62,34 +63,14 @@ struct out {
 	size_t errlen;
 };
 
-static int vfail(char *err, size_t errlen, int e, const char *fmt, va_list ap)
-{
-	if (errlen)
-		vsnprintf(err, errlen, fmt, ap);
-	errno = e;
-	return -1;
-}
-
-/* the message into the caller's buffer (@errlen 0: none), errno = @e; returns -1 */
-static int __attribute__((format(printf, 4, 5)))
-fail(char *err, size_t errlen, int e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail(err, errlen, e, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* fail() into the buffer of the write @o */
+/* cb_fail() into the buffer of the write @o */
 static int __attribute__((format(printf, 3, 4)))
 ofail(struct out *o, int e, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vfail(o->err, o->errlen, e, fmt, ap);
+	cb_vfail(o->err, o->errlen, e, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -140,7 +121,7 @@ static char *dir_file(const char *dir, const char *name, char *buf, size_t size,
 		      size_t errlen)
 {
 	if (cb_path(buf, size, "%s/%s", dir, name) < 0) {
-		fail(err, errlen, ENAMETOOLONG, "path too long: %s/%s", dir, name);
+		cb_fail(err, errlen, ENAMETOOLONG, "path too long: %s/%s", dir, name);
 		return NULL;
 	}
 	return buf;
@@ -161,7 +142,7 @@ static char *read_tree(const char *dir, const char *name, size_t *len, bool opti
 		return strdup("");
 	}
 	if (!s)
-		fail(err, errlen, errno, "cannot read %s: %s", path, strerror(errno));
+		cb_fail(err, errlen, errno, "cannot read %s: %s", path, strerror(errno));
 	return s;
 }
 
@@ -170,8 +151,8 @@ static const char *tree_root(const char *dir, char *err, size_t errlen)
 	const char *d = dir ? dir : tracefs_tracing_dir();
 
 	if (!d)
-		fail(err, errlen, ENODEV,
-		     "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		cb_fail(err, errlen, ENODEV,
+		        "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	return d;
 }
 
@@ -191,7 +172,7 @@ int cb_tracedat_page_size(const char *tracing_dir, char *err, size_t errlen)
 	if (!f || sscanf(f, "char data;\toffset:%d;\tsize:%d;", &off, &size) != 2 ||
 	    off <= 0 || size <= 0) {
 		free(hp);
-		return fail(err, errlen, EINVAL, "%s/events/header_page: no \"data\" field", dir);
+		return cb_fail(err, errlen, EINVAL, "%s/events/header_page: no \"data\" field", dir);
 	}
 	free(hp);
 	return off + size;
@@ -209,14 +190,14 @@ int cb_tracedat_event_id(const char *tracing_dir, const char *system, const char
 	if (!dir)
 		return -1;
 	if (cb_path(name, sizeof(name), "events/%s/%s/format", system, event) < 0)
-		return fail(err, errlen, ENAMETOOLONG, "event name too long");
+		return cb_fail(err, errlen, ENAMETOOLONG, "event name too long");
 	fmt = read_tree(dir, name, &len, false, err, errlen);
 	if (!fmt)
 		return -1;
 	id = strstr(fmt, "\nID: ");
 	if (!id || sscanf(id, "\nID: %d", &v) != 1) {
 		free(fmt);
-		return fail(err, errlen, EINVAL, "%s/%s: format has no ID line", dir, name);
+		return cb_fail(err, errlen, EINVAL, "%s/%s: format has no ID line", dir, name);
 	}
 	free(fmt);
 	return v;
@@ -703,13 +684,13 @@ long long cb_tracedat_write(const char *path, const struct cb_tracedat_src *src,
 	if (adopted)
 		*adopted = -1;
 	if (!src)
-		return fail(err, errlen, EINVAL, "no source");
+		return cb_fail(err, errlen, EINVAL, "no source");
 	if (!dir)
 		return -1;
 	/* readable too: an adopted CPU file copies the header from it */
 	o.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (o.fd < 0)
-		return fail(err, errlen, errno, "cannot create %s: %s", path, strerror(errno));
+		return cb_fail(err, errlen, errno, "cannot create %s: %s", path, strerror(errno));
 	if (write_all_sections(&o, src, dir) < 0 || finish(&o, path) < 0)
 		goto fail;
 	if (o.head_fd >= 0)

@@ -72,3 +72,21 @@ char *cb_xasprintf(const char *fmt, ...)
 		cb_oom();
 	return s;
 }
+
+int cb_vfail(char *err, size_t errlen, int e, const char *fmt, va_list ap)
+{
+	if (err && errlen)
+		vsnprintf(err, errlen, fmt, ap);
+	errno = e;
+	return -1;
+}
+
+int cb_fail(char *err, size_t errlen, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_vfail(err, errlen, e, fmt, ap);
+	va_end(ap);
+	return -1;
+}

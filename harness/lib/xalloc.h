@@ -24,7 +24,19 @@
 #ifndef CB_XALLOC_H
 #define CB_XALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
+
+/*
+ * cb_fail - the error idiom in one call: format one line into the caller's @err (@errlen
+ * bytes; an @errlen of 0 writes nothing, so a caller that wants no message passes NULL, 0),
+ * set errno to @e and return -1
+ */
+int cb_fail(char *err, size_t errlen, int e, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* cb_vfail - cb_fail with a va_list */
+int cb_vfail(char *err, size_t errlen, int e, const char *fmt, va_list ap);
 
 /* cb_oom - print "PROGRAM: out of memory" on stderr and abort(); never returns */
 void cb_oom(void) __attribute__((noreturn));
