@@ -90,3 +90,12 @@ int cb_fail(char *err, size_t errlen, int e, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+
+void cb_set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_vfail(err, errlen, errno, fmt, ap);
+	va_end(ap);
+}

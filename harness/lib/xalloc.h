@@ -35,6 +35,13 @@
 int cb_fail(char *err, size_t errlen, int e, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/*
+ * cb_set_err - the line into @err as cb_fail writes it, errno kept as it was (for a caller
+ * that returns its own failure value, or names errno's strerror in the line)
+ */
+void cb_set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* cb_vfail - cb_fail with a va_list */
 int cb_vfail(char *err, size_t errlen, int e, const char *fmt, va_list ap);
 

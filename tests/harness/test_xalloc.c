@@ -85,7 +85,7 @@ static void test_oom_aborts_with_message(void **state)
 	}
 }
 
-/* cb_fail: the line into the buffer (cut to fit), errno set, -1; no buffer: errno only */
+/* cb_fail, cb_set_err: the line into the buffer (cut to fit), errno set, -1; no buffer: errno only */
 static void test_fail_writes_the_line(void **state)
 {
 	char err[16];
@@ -102,6 +102,11 @@ static void test_fail_writes_the_line(void **state)
 	assert_int_equal(cb_fail(err, 0, EIO, "not written"), -1);
 	assert_int_equal(errno, EIO);
 	assert_string_equal(err, "kept");
+	/* cb_set_err: the same line, errno left as it was */
+	errno = EACCES;
+	cb_set_err(err, sizeof(err), "%s: %d", "x", 7);
+	assert_string_equal(err, "x: 7");
+	assert_int_equal(errno, EACCES);
 }
 
 static void test_allocations_that_fit(void **state)
