@@ -555,7 +555,6 @@ int cmd_compare(int argc, char **argv)
 {
 	struct cb_compare_opts o = { .format = CB_COMPARE_TEXT, .conf = 0.95 };
 	struct cb_opt_parser p;
-	char *end;
 	int c;
 
 	/* getopt's own message names a bad option */
@@ -577,12 +576,8 @@ int cmd_compare(int argc, char **argv)
 			}
 			break;
 		case OPT_CONFIDENCE:
-			o.conf = strtod(optarg, &end);
-			if (*end || !(o.conf > 0.5 && o.conf < 1)) {
-				fprintf(stderr, "compactbench compare: --confidence '%s': a number in "
-						"(0.5, 1)\n", optarg);
+			if (cb_confidence_arg("compare", optarg, &o.conf) < 0)
 				return 2;
-			}
 			break;
 		case OPT_KERNELS:
 			o.kernels = optarg;

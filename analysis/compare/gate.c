@@ -111,6 +111,16 @@ static int parse_pct(const char *s, double *out)
 	return 0;
 }
 
+/* --@opt's value @arg into *@out, or -1 after saying it wants a percentage like @example */
+static int pct_arg(const char *opt, const char *arg, const char *example, double *out)
+{
+	if (parse_pct(arg, out) == 0)
+		return 0;
+	fprintf(stderr, "compactbench gate: --%s '%s': a percentage such as %s\n", opt, arg,
+		example);
+	return -1;
+}
+
 static int parse(int argc, char **argv, struct cb_gate_opts *o)
 {
 	struct cb_opt_parser p;
@@ -139,18 +149,12 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 			o->metrics[o->nm++] = m;
 			break;
 		case OPT_MAX_REGRESS:
-			if (parse_pct(optarg, &o->max_regress) < 0) {
-				fprintf(stderr, "compactbench gate: --max-regress '%s': a percentage "
-						"such as 10%%\n", optarg);
+			if (pct_arg("max-regress", optarg, "10%", &o->max_regress) < 0)
 				return GATE_BAD_INPUT;
-			}
 			break;
 		case OPT_MAX_MDE:
-			if (parse_pct(optarg, &o->max_mde) < 0) {
-				fprintf(stderr, "compactbench gate: --max-mde '%s': a percentage "
-						"such as 25%%\n", optarg);
+			if (pct_arg("max-mde", optarg, "25%", &o->max_mde) < 0)
 				return GATE_BAD_INPUT;
-			}
 			break;
 		case OPT_JUNIT:
 			o->junit = optarg;
@@ -159,12 +163,8 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 			o->summary_md = optarg;
 			break;
 		case OPT_CONFIDENCE:
-			o->conf = strtod(optarg, &end);
-			if (*end || !(o->conf > 0.5 && o->conf < 1)) {
-				fprintf(stderr, "compactbench gate: --confidence '%s': a number in "
-						"(0.5, 1)\n", optarg);
+			if (cb_confidence_arg("gate", optarg, &o->conf) < 0)
 				return GATE_BAD_INPUT;
-			}
 			break;
 		case OPT_MIN_REPS:
 			o->min_reps = strtol(optarg, &end, 10);
