@@ -11,6 +11,7 @@
  * preceded by lost events is cut by loss. Neither is a stall.
  */
 #include "stalls_probe.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -89,15 +90,7 @@ static int close_call(struct cb_pstalls *p, struct ppid *e, const struct cb_pev 
 	p->calls++;
 	if (!e->dc_ns && !e->reclaim_ns)
 		return 0;
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 256;
-		struct cb_pstall *n = realloc(p->rec, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		p->rec = n;
-		p->cap = cap;
-	}
+	p->rec = cb_xgrow(p->rec, &p->cap, p->n, sizeof(*p->rec), 256);
 	r = &p->rec[p->n++];
 	memset(r, 0, sizeof(*r));
 	r->start = e->start;

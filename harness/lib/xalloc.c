@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,20 @@ void *cb_xrealloc(void *p, size_t size)
 	p = realloc(p, size ? size : 1);
 	if (!p)
 		cb_oom();
+	return p;
+}
+
+void *cb_xgrow(void *p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t ncap;
+
+	if (n < *cap)
+		return p;
+	ncap = *cap ? *cap * 2 : first ? first : 1;
+	if (ncap < *cap || (size && ncap > SIZE_MAX / size))
+		cb_oom();
+	p = cb_xrealloc(p, ncap * size);
+	*cap = ncap;
 	return p;
 }
 

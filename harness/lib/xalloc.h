@@ -57,6 +57,13 @@ void *cb_xcalloc(size_t nmemb, size_t size);
 /* cb_xrealloc - realloc(@p, @size), or cb_oom(); a @size of 0 keeps 1 byte */
 void *cb_xrealloc(void *p, size_t size);
 
+/*
+ * cb_xgrow - room for one more element in the array @p, which has *@cap elements of @size
+ * bytes and holds @n: when it is full (@n == *@cap) the capacity doubles (@first when it
+ * was 0) and the array is reallocated, or cb_oom(). Returns the array (@p when not full).
+ */
+void *cb_xgrow(void *p, size_t *cap, size_t n, size_t size, size_t first);
+
 /* cb_xstrdup - strdup(@s), or cb_oom() */
 char *cb_xstrdup(const char *s);
 

@@ -85,6 +85,26 @@ static void test_oom_aborts_with_message(void **state)
 	}
 }
 
+/* cb_xgrow: @first when empty, twice the capacity when full, nothing in between */
+static void test_grow_doubles_when_full(void **state)
+{
+	size_t cap = 0, n = 0;
+	int *v = NULL;
+
+	v = cb_xgrow(v, &cap, n, sizeof(*v), 4);
+	assert_int_equal(cap, 4);
+	for (n = 0; n < 9; n++) {
+		v = cb_xgrow(v, &cap, n, sizeof(*v), 4);
+		v[n] = (int)n * 3;
+	}
+	assert_int_equal(cap, 16);
+	for (n = 0; n < 9; n++)
+		assert_int_equal(v[n], (int)n * 3);
+	assert_ptr_equal(cb_xgrow(v, &cap, 15, sizeof(*v), 4), v);
+	assert_int_equal(cap, 16);
+	free(v);
+}
+
 /* cb_fail, cb_set_err: the line into the buffer (cut to fit), errno set, -1; no buffer: errno only */
 static void test_fail_writes_the_line(void **state)
 {
@@ -133,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_oom_aborts_with_message),
 		cmocka_unit_test(test_allocations_that_fit),
 		cmocka_unit_test(test_fail_writes_the_line),
+		cmocka_unit_test(test_grow_doubles_when_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
