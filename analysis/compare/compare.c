@@ -446,12 +446,9 @@ static const struct cb_opt compare_opts[] = {
 
 #define NR_COMPARE_OPTS (sizeof(compare_opts) / sizeof(compare_opts[0]))
 
-static void print_usage(FILE *out)
-{
-	fputs(usage, out);
-	cb_opt_usage(out, compare_opts, NR_COMPARE_OPTS, 18);
-	fputs(usage_tail, out);
-}
+static const struct cb_opt_page compare_page = {
+	.head = usage, .opts = compare_opts, .n = NR_COMPARE_OPTS, .width = 18, .tail = usage_tail,
+};
 
 /* the names @n of @names as "a, b, c" into @buf */
 static const char *name_list(char (*names)[64], size_t n, char *buf, size_t len)
@@ -558,11 +555,10 @@ int cmd_compare(int argc, char **argv)
 {
 	struct cb_compare_opts o = { .format = CB_COMPARE_TEXT, .conf = 0.95 };
 	struct cb_opt_parser p;
-	char *end;
 	int c;
 
-	cb_opt_parser_init(&p, compare_opts, NR_COMPARE_OPTS, false);
-	optind = 1;
+	/* getopt's own message names a bad option */
+	cb_opt_parser_init(&p, compare_opts, NR_COMPARE_OPTS, CB_OPT_GETOPT_SAYS);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
@@ -580,12 +576,8 @@ int cmd_compare(int argc, char **argv)
 			}
 			break;
 		case OPT_CONFIDENCE:
-			o.conf = strtod(optarg, &end);
-			if (*end || !(o.conf > 0.5 && o.conf < 1)) {
-				fprintf(stderr, "compactbench compare: --confidence '%s': a number in "
-						"(0.5, 1)\n", optarg);
+			if (cb_confidence_arg("compare", optarg, &o.conf) < 0)
 				return 2;
-			}
 			break;
 		case OPT_KERNELS:
 			o.kernels = optarg;
@@ -594,15 +586,15 @@ int cmd_compare(int argc, char **argv)
 			o.all = true;
 			break;
 		case 'h':
-			print_usage(stdout);
+			cb_opt_page_print(stdout, &compare_page);
 			return 0;
 		default:
-			print_usage(stderr);
+			cb_opt_page_print(stderr, &compare_page);
 			return 2;
 		}
 	}
 	if (optind >= argc || argc - optind > MAX_RUNS) {
-		print_usage(stderr);
+		cb_opt_page_print(stderr, &compare_page);
 		return 2;
 	}
 	o.dirs = argv + optind;

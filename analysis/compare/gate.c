@@ -96,12 +96,9 @@ static const struct cb_opt gate_opts[] = {
 
 #define NR_GATE_OPTS (sizeof(gate_opts) / sizeof(gate_opts[0]))
 
-static void print_usage(FILE *out)
-{
-	fputs(usage, out);
-	cb_opt_usage(out, gate_opts, NR_GATE_OPTS, 18);
-	fputs(usage_tail, out);
-}
+static const struct cb_opt_page gate_page = {
+	.head = usage, .opts = gate_opts, .n = NR_GATE_OPTS, .width = 18, .tail = usage_tail,
+};
 
 static int parse_pct(const char *s, double *out)
 {
@@ -114,14 +111,24 @@ static int parse_pct(const char *s, double *out)
 	return 0;
 }
 
+/* --@opt's value @arg into *@out, or -1 after saying it wants a percentage like @example */
+static int pct_arg(const char *opt, const char *arg, const char *example, double *out)
+{
+	if (parse_pct(arg, out) == 0)
+		return 0;
+	fprintf(stderr, "compactbench gate: --%s '%s': a percentage such as %s\n", opt, arg,
+		example);
+	return -1;
+}
+
 static int parse(int argc, char **argv, struct cb_gate_opts *o)
 {
 	struct cb_opt_parser p;
 	char *end;
 	int c, m;
 
-	cb_opt_parser_init(&p, gate_opts, NR_GATE_OPTS, false);
-	optind = 1;
+	/* getopt's own message names a bad option */
+	cb_opt_parser_init(&p, gate_opts, NR_GATE_OPTS, CB_OPT_GETOPT_SAYS);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_BASELINE:
@@ -142,18 +149,12 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 			o->metrics[o->nm++] = m;
 			break;
 		case OPT_MAX_REGRESS:
-			if (parse_pct(optarg, &o->max_regress) < 0) {
-				fprintf(stderr, "compactbench gate: --max-regress '%s': a percentage "
-						"such as 10%%\n", optarg);
+			if (pct_arg("max-regress", optarg, "10%", &o->max_regress) < 0)
 				return GATE_BAD_INPUT;
-			}
 			break;
 		case OPT_MAX_MDE:
-			if (parse_pct(optarg, &o->max_mde) < 0) {
-				fprintf(stderr, "compactbench gate: --max-mde '%s': a percentage "
-						"such as 25%%\n", optarg);
+			if (pct_arg("max-mde", optarg, "25%", &o->max_mde) < 0)
 				return GATE_BAD_INPUT;
-			}
 			break;
 		case OPT_JUNIT:
 			o->junit = optarg;
@@ -162,12 +163,8 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 			o->summary_md = optarg;
 			break;
 		case OPT_CONFIDENCE:
-			o->conf = strtod(optarg, &end);
-			if (*end || !(o->conf > 0.5 && o->conf < 1)) {
-				fprintf(stderr, "compactbench gate: --confidence '%s': a number in "
-						"(0.5, 1)\n", optarg);
+			if (cb_confidence_arg("gate", optarg, &o->conf) < 0)
 				return GATE_BAD_INPUT;
-			}
 			break;
 		case OPT_MIN_REPS:
 			o->min_reps = strtol(optarg, &end, 10);
@@ -180,15 +177,15 @@ static int parse(int argc, char **argv, struct cb_gate_opts *o)
 			o->allow_lost = true;
 			break;
 		case 'h':
-			print_usage(stdout);
+			cb_opt_page_print(stdout, &gate_page);
 			return GATE_PASS;
 		default:
-			print_usage(stderr);
+			cb_opt_page_print(stderr, &gate_page);
 			return GATE_BAD_INPUT;
 		}
 	}
 	if (!o->base || !o->cand || optind != argc) {
-		print_usage(stderr);
+		cb_opt_page_print(stderr, &gate_page);
 		return GATE_BAD_INPUT;
 	}
 	if (!o->nm)	/* the gate's default view of the metric table */

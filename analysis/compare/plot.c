@@ -201,8 +201,8 @@ int cmd_plot(int argc, char **argv)
 	struct cb_opt_parser p;
 	int c;
 
-	cb_opt_parser_init(&p, plot_opts, CB_ARRAY_SIZE(plot_opts), false);
-	optind = 1;
+	/* getopt's own message names a bad option */
+	cb_opt_parser_init(&p, plot_opts, CB_ARRAY_SIZE(plot_opts), CB_OPT_GETOPT_SAYS);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':

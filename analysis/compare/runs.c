@@ -310,6 +310,20 @@ void cb_run_free(struct cb_run_data *rd)
 	rd->ncombos = 0;
 }
 
+int cb_confidence_arg(const char *cmd, const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*end || !(v > 0.5 && v < 1)) {
+		fprintf(stderr, "compactbench %s: --confidence '%s': a number in (0.5, 1)\n", cmd,
+			arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int cb_side_spec(const char *spec, char *dir, size_t dirlen, struct cb_side *s, char *err,
 		 size_t errlen)
 {

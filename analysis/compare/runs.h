@@ -76,6 +76,13 @@ int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const c
 void cb_run_free(struct cb_run_data *rd);
 
 /*
+ * cb_confidence_arg - the value @arg of command @cmd's --confidence into *@out: a number in
+ * (0.5, 1). Returns 0, or -1 after "compactbench @cmd: --confidence '@arg': a number in
+ * (0.5, 1)" on stderr.
+ */
+int cb_confidence_arg(const char *cmd, const char *arg, double *out);
+
+/*
  * cb_side_spec - split @spec, DIR[:SELECTOR], into @dir and @s's kernel and setting:
  * SELECTOR is SETTING, KERNEL/ or KERNEL/SETTING. A spec that names an existing path is a
  * DIR as it is (a directory may have ':' in its name). Returns 0, or -1 with @err.

@@ -361,9 +361,7 @@ int cmd_analyze(int argc, char **argv)
 	struct stat sb;
 	int c, rc;
 
-	cb_opt_parser_init(&p, analyze_opts, CB_ARRAY_SIZE(analyze_opts), false);
-	optind = 1;
-	opterr = 0;
+	cb_opt_parser_init(&p, analyze_opts, CB_ARRAY_SIZE(analyze_opts), 0);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		if (c == '?') {
 			rc = cb_opt_bad("analyze", analyze_opts, CB_ARRAY_SIZE(analyze_opts), argv);

@@ -17,6 +17,7 @@
  *              by mm_compaction_demand_target(after) is demand (decided at that "after")
  */
 #include "stalls.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -144,15 +145,7 @@ static int add_stall(struct cb_stalls *s, const struct pst *p, uint64_t ns)
 {
 	struct cb_stall_rec *r;
 
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 1024;
-		struct cb_stall_rec *nv = realloc(s->rec, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		s->rec = nv;
-		s->cap = ncap;
-	}
+	s->rec = cb_xgrow(s->rec, &s->cap, s->n, sizeof(*s->rec), 1024);
 	r = &s->rec[s->n++];
 	r->ns = (double)ns;
 	r->start = p->start;
@@ -358,15 +351,7 @@ static int count_alloc(struct cb_stalls *s, const struct cb_sev *ev)
 	s->alloc_by_order[ev->order <= CB_STALLS_MAX_ORDER ? ev->order : CB_STALLS_MAX_ORDER]++;
 	if (!ev->ok || ev->order < 9)
 		return 0;
-	if (s->nbig == s->bigcap) {
-		size_t ncap = s->bigcap ? s->bigcap * 2 : 256;
-		struct cb_big_alloc *nv = realloc(s->big, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		s->big = nv;
-		s->bigcap = ncap;
-	}
+	s->big = cb_xgrow(s->big, &s->bigcap, s->nbig, sizeof(*s->big), 256);
 	s->big[s->nbig++] = (struct cb_big_alloc){ .ts = ev->ts, .order = ev->order };
 	return 0;
 }

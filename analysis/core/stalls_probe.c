@@ -11,6 +11,7 @@
  * preceded by lost events is cut by loss. Neither is a stall.
  */
 #include "stalls_probe.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -89,15 +90,7 @@ static int close_call(struct cb_pstalls *p, struct ppid *e, const struct cb_pev 
 	p->calls++;
 	if (!e->dc_ns && !e->reclaim_ns)
 		return 0;
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 256;
-		struct cb_pstall *n = realloc(p->rec, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		p->rec = n;
-		p->cap = cap;
-	}
+	p->rec = cb_xgrow(p->rec, &p->cap, p->n, sizeof(*p->rec), 256);
 	r = &p->rec[p->n++];
 	memset(r, 0, sizeof(*r));
 	r->start = e->start;
@@ -116,8 +109,11 @@ static int close_call(struct cb_pstalls *p, struct ppid *e, const struct cb_pev 
 	return 0;
 }
 
-/* a loss: every open call may miss events */
-static void cut_all(struct cb_pstalls *p)
+/*
+ * close every open call without a return: a loss (it may have missed events) or the end of
+ * the trace; each one that began inside the window adds one to *@count
+ */
+static void close_open(struct cb_pstalls *p, uint64_t *count)
 {
 	struct ppid *tab = p->pids;
 	size_t i;
@@ -126,7 +122,7 @@ static void cut_all(struct cb_pstalls *p)
 		if (tab[i].pid && tab[i].open) {
 			tab[i].open = false;
 			if (tab[i].inwin)
-				p->cut_by_loss++;
+				(*count)++;
 		}
 }
 
@@ -149,7 +145,7 @@ int cb_pstalls_feed(struct cb_pstalls *p, const struct cb_pev *ev)
 	struct ppid *e;
 
 	if (ev->kind == CB_PEV_LOSS) {
-		cut_all(p);
+		close_open(p, &p->cut_by_loss);
 		return 0;
 	}
 	e = get(p, ev->pid);
@@ -204,15 +200,9 @@ int cb_pstalls_feed(struct cb_pstalls *p, const struct cb_pev *ev)
 
 int cb_pstalls_finish(struct cb_pstalls *p)
 {
-	struct ppid *tab = p->pids;
 	size_t i;
 
-	for (i = 0; i < p->pcap; i++)
-		if (tab[i].pid && tab[i].open) {
-			tab[i].open = false;
-			if (tab[i].inwin)
-				p->truncated++;
-		}
+	close_open(p, &p->truncated);
 	free(p->ns);
 	p->ns = NULL;
 	if (!p->n)

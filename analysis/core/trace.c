@@ -7,12 +7,12 @@
 #include "shed.h"
 #include "tracecheck.h"
 #include "tep_print.h"
+#include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,20 +36,6 @@ struct cb_trace {
 	char path[PATH_MAX];
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* the first bytes of every trace.dat: "\027\010\104tracing" */
 static int check_magic(const char *path, char *err, size_t errlen)
 {
@@ -61,19 +47,19 @@ static int check_magic(const char *path, char *err, size_t errlen)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		set_err(err, errlen, "%s: not a regular file", path);
+		cb_set_err(err, errlen, "%s: not a regular file", path);
 		close(fd);
 		return -1;
 	}
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
 	if (n != (ssize_t)sizeof(buf) || memcmp(buf, magic, sizeof(buf))) {
-		set_err(err, errlen, "%s: not a trace-cmd trace.dat (bad magic%s)", path,
-			n < (ssize_t)sizeof(buf) ? ", file too short" : "");
+		cb_set_err(err, errlen, "%s: not a trace-cmd trace.dat (bad magic%s)", path,
+			   n < (ssize_t)sizeof(buf) ? ", file too short" : "");
 		return -1;
 	}
 	return 0;
@@ -89,10 +75,10 @@ static int agrees(struct cb_trace *t, const struct cb_tracecheck *info, char *er
 	int csize = tep_get_header_page_size(t->tep), big = tep_is_file_bigendian(t->tep);
 
 	if (info->checked && (csize != info->commit_size || big != info->big_endian)) {
-		set_err(err, errlen, "%s: corrupt trace: libtraceevent read the header_page as a "
-			"%d-byte commit%s, the check as %d bytes%s", t->path, csize,
-			big ? " big-endian" : "", info->commit_size,
-			info->big_endian ? " big-endian" : "");
+		cb_set_err(err, errlen, "%s: corrupt trace: libtraceevent read the header_page as a "
+			   "%d-byte commit%s, the check as %d bytes%s", t->path, csize,
+			   big ? " big-endian" : "", info->commit_size,
+			   info->big_endian ? " big-endian" : "");
 		return -1;
 	}
 	return 0;
@@ -141,7 +127,7 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 	tep_set_loglevel(TEP_LOG_NONE);
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		set_err(err, errlen, "%s: out of memory", path);
+		cb_set_err(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
 	snprintf(t->path, sizeof(t->path), "%s", path);
@@ -151,14 +137,15 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 	if (!t->in) {
 		int e = errno < 0 ? -errno : errno;
 
-		set_err(err, errlen, "%s: cannot read as a trace.dat (truncated or corrupt headers%s%s)",
-			path, e ? ": " : "", e ? strerror(e) : "");
+		cb_set_err(err, errlen,
+			   "%s: cannot read as a trace.dat (truncated or corrupt headers%s%s)", path,
+			   e ? ": " : "", e ? strerror(e) : "");
 		free(t);
 		return NULL;
 	}
 	if (init_data(t) < 0) {
-		set_err(err, errlen, "%s: truncated or corrupt trace data (the CPU data sections do not "
-			"match the header)", path);
+		cb_set_err(err, errlen, "%s: truncated or corrupt trace data (the CPU data sections "
+			   "do not match the header)", path);
 		/*
 		 * libtracecmd 3.1.6 crashes in tracecmd_close() on a handle whose data failed to
 		 * initialize (tracecmd_open does exactly that on a truncated v6 file): leak the
@@ -171,7 +158,7 @@ struct cb_trace *cb_trace_open(const char *path, char *err, size_t errlen)
 		t->shed = cb_shed_new(path, info.nr_cpus);
 	t->tep = tracecmd_get_tep(t->in);
 	if (!t->tep) {
-		set_err(err, errlen, "%s: no event formats in the file", path);
+		cb_set_err(err, errlen, "%s: no event formats in the file", path);
 		cb_trace_close(t);
 		return NULL;
 	}
@@ -225,8 +212,8 @@ int cb_trace_field(struct cb_trace *t, const char *system, const char *event, co
 		out->swap = tep_is_file_bigendian(t->tep) != tep_is_local_bigendian(t->tep);
 	}
 	if (!out->f) {
-		set_err(err, errlen, "%s: event %s:%s has no field '%s' in this kernel's format",
-			t->path, system, event, field);
+		cb_set_err(err, errlen, "%s: event %s:%s has no field '%s' in this kernel's format",
+			   t->path, system, event, field);
 		errno = ENOENT;
 		return -1;
 	}
@@ -509,15 +496,15 @@ int cb_trace_iterate(struct cb_trace *t, cb_trace_fn fn, void *data, struct cb_t
 	if (ret < 0) {
 		int e = errno < 0 ? -errno : errno;
 
-		set_err(err, errlen, "%s: cannot read the event data%s%s", t->path,
-			e ? ": " : "", e ? strerror(e) : "");
+		cb_set_err(err, errlen, "%s: cannot read the event data%s%s", t->path,
+			   e ? ": " : "", e ? strerror(e) : "");
 		return -1;
 	}
 	/* kbuffer and the page check walked the same pages: they must agree on the events */
 	if (t->info.events_exact && it.st->events != t->info.events) {
-		set_err(err, errlen, "%s: corrupt trace: libtracecmd read %llu events where the "
-			"pages hold %llu (the headers contradict the pages)", t->path,
-			(unsigned long long)it.st->events, (unsigned long long)t->info.events);
+		cb_set_err(err, errlen, "%s: corrupt trace: libtracecmd read %llu events where the "
+			   "pages hold %llu (the headers contradict the pages)", t->path,
+			   (unsigned long long)it.st->events, (unsigned long long)t->info.events);
 		return -1;
 	}
 	return 0;

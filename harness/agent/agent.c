@@ -430,9 +430,9 @@ static int window_open(struct cb_run *run, const char *cell_dir, struct cell_sta
 	};
 	char err[512];
 
-	c->col = cb_collector_start(&copts);
+	c->col = cb_collector_start(&copts, err, sizeof(err));
 	if (!c->col) {
-		cb_run_set_err(run, "collector: %s", cb_collector_error(NULL));
+		cb_run_set_err(run, "collector: %s", err);
 		return -1;
 	}
 	c->start_ns = cb_now_ns();

@@ -12,28 +12,12 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-/* the error line into the caller's @err (errno kept, as the callers read it after) */
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	errno = e;
-}
 
 struct cb_sampler {
 	char root[PATH_MAX], tmp[PATH_MAX], final[PATH_MAX];
@@ -67,7 +51,7 @@ static int sample_energy(struct cb_sampler *s, char *err, size_t errlen)
 			e.z[i].name, (unsigned long long)e.z[i].uj,
 			(unsigned long long)e.z[i].max_uj);
 	if (fflush(s->eout)) {
-		set_err(err, errlen, "%s: cannot write: %s", s->etmp, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot write: %s", s->etmp, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -86,14 +70,14 @@ static int sample(struct cb_sampler *s, char *err, size_t errlen)
 		return -1;
 	text = cb_read_file(path, NULL);
 	if (!text) {
-		set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
 	nb = cb_buddyinfo_parse(text, bz, CB_FRAG_MAX_ZONES, &bad);
 	free(text);
 	if (nb <= 0) {
 		errno = EINVAL;
-		set_err(err, errlen, "%s: line %d: not a buddyinfo line", path, bad);
+		cb_set_err(err, errlen, "%s: line %d: not a buddyinfo line", path, bad);
 		return -1;
 	}
 	if (!s->norders) {
@@ -114,7 +98,7 @@ static int sample(struct cb_sampler *s, char *err, size_t errlen)
 		fprintf(s->out, "\n");
 	}
 	if (fflush(s->out)) {
-		set_err(err, errlen, "%s: cannot write: %s", s->tmp, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot write: %s", s->tmp, strerror(errno));
 		return -1;
 	}
 	if (s->eout && sample_energy(s, err, errlen) < 0)
@@ -197,12 +181,12 @@ static int open_energy(struct cb_sampler *s, const char *cell_dir, char *err, si
 		return 0;
 	if (cb_path(s->efinal, sizeof(s->efinal), "%s/energy.csv", cell_dir) < 0 ||
 	    cb_path(s->etmp, sizeof(s->etmp), "%s/energy.csv.tmp", cell_dir) < 0) {
-		set_err(err, errlen, "%s: path too long", cell_dir);
+		cb_set_err(err, errlen, "%s: path too long", cell_dir);
 		return -1;
 	}
 	s->eout = fopen(s->etmp, "we");
 	if (!s->eout) {
-		set_err(err, errlen, "%s: cannot create: %s", s->etmp, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot create: %s", s->etmp, strerror(errno));
 		return -1;
 	}
 	fprintf(s->eout, "t_ns,zone,name,energy_uj,max_energy_range_uj\n");
@@ -225,13 +209,13 @@ struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsi
 	pthread_condattr_destroy(&ca);
 	if (cb_path(s->final, sizeof(s->final), "%s/samples.csv", cell_dir) < 0 ||
 	    cb_path(s->tmp, sizeof(s->tmp), "%s/samples.csv.tmp", cell_dir) < 0) {
-		set_err(err, errlen, "%s: path too long", cell_dir);
+		cb_set_err(err, errlen, "%s: path too long", cell_dir);
 		destroy(s);
 		return NULL;
 	}
 	s->out = fopen(s->tmp, "we");
 	if (!s->out) {
-		set_err(err, errlen, "%s: cannot create: %s", s->tmp, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot create: %s", s->tmp, strerror(errno));
 		destroy(s);
 		return NULL;
 	}
@@ -245,7 +229,7 @@ struct cb_sampler *cb_sampler_start(const char *cell_dir, const char *root, unsi
 	}
 	errno = pthread_create(&s->thread, NULL, run, s);
 	if (errno) {
-		set_err(err, errlen, "cannot start the sampler thread: %s", strerror(errno));
+		cb_set_err(err, errlen, "cannot start the sampler thread: %s", strerror(errno));
 		unlink(s->tmp);
 		if (s->eout)
 			unlink(s->etmp);
@@ -276,7 +260,7 @@ int cb_sampler_stop(struct cb_sampler *s, char *err, size_t errlen)
 	ret = s->samples;
 	fd = fileno(s->out);
 	if (fflush(s->out) || fsync(fd) || fclose(s->out)) {
-		set_err(err, errlen, "%s: cannot write: %s", s->tmp, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot write: %s", s->tmp, strerror(errno));
 		s->out = NULL;
 		ret = -1;
 	}
@@ -284,12 +268,13 @@ int cb_sampler_stop(struct cb_sampler *s, char *err, size_t errlen)
 	if (s->eout) {
 		fd = fileno(s->eout);
 		if (fflush(s->eout) || fsync(fd) || fclose(s->eout)) {
-			set_err(err, errlen, "%s: cannot write: %s", s->etmp, strerror(errno));
+			cb_set_err(err, errlen, "%s: cannot write: %s", s->etmp, strerror(errno));
 			ret = -1;
 		}
 		s->eout = NULL;
 		if (rename(s->etmp, s->efinal) < 0) {
-			set_err(err, errlen, "%s: cannot rename into place: %s", s->efinal, strerror(errno));
+			cb_set_err(err, errlen, "%s: cannot rename into place: %s", s->efinal,
+				   strerror(errno));
 			ret = -1;
 		}
 	}
@@ -301,7 +286,8 @@ int cb_sampler_stop(struct cb_sampler *s, char *err, size_t errlen)
 		ret = -1;
 	}
 	if (rename(s->tmp, s->final) < 0) {
-		set_err(err, errlen, "%s: cannot rename into place: %s", s->final, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot rename into place: %s", s->final,
+			   strerror(errno));
 		ret = -1;
 	}
 	destroy(s);
@@ -315,11 +301,11 @@ static int put(const char *cell_dir, const char *name, const char *when, const c
 	char path[PATH_MAX];
 
 	if (cb_path(path, sizeof(path), "%s/%s.%s", cell_dir, name, when) < 0) {
-		set_err(err, errlen, "%s/%s.%s: path too long", cell_dir, name, when);
+		cb_set_err(err, errlen, "%s/%s.%s: path too long", cell_dir, name, when);
 		return -1;
 	}
 	if (cb_write_file_atomic(path, text, len) < 0) {
-		set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot write: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -334,12 +320,12 @@ static int copy(const char *cell_dir, const char *root, const char *rel, const c
 	int ret;
 
 	if (cb_path(src, sizeof(src), "%s%s", root, rel) < 0) {
-		set_err(err, errlen, "%s%s: path too long", root, rel);
+		cb_set_err(err, errlen, "%s%s: path too long", root, rel);
 		return -1;
 	}
 	text = cb_read_file(src, &len);
 	if (!text) {
-		set_err(err, errlen, "%s: cannot read: %s", src, strerror(errno));
+		cb_set_err(err, errlen, "%s: cannot read: %s", src, strerror(errno));
 		return -1;
 	}
 	ret = put(cell_dir, name, when, text, len, err, errlen);
@@ -369,8 +355,9 @@ int cb_snapshot_extra(const char *cell_dir, const char *root, const char *when, 
 	if (copy(cell_dir, root, "/proc/pagetypeinfo", "pagetypeinfo", when, cur, sizeof(cur)))
 		keep_first(&ret, &e, cur, err, errlen);
 	if (cb_cpu_snapshot(root, &text) < 0) {
-		set_err(cur, sizeof(cur), "%s/proc: cannot list the kcompactd/khugepaged threads: %s",
-			root, strerror(errno));
+		cb_set_err(cur, sizeof(cur),
+			   "%s/proc: cannot list the kcompactd/khugepaged threads: %s", root,
+			   strerror(errno));
 		keep_first(&ret, &e, cur, err, errlen);
 	} else if (put(cell_dir, "cpu", when, text, strlen(text), cur, sizeof(cur))) {
 		keep_first(&ret, &e, cur, err, errlen);

@@ -118,9 +118,7 @@ static int parse_agent_args(int argc, char **argv, struct cb_run *run, int *rc)
 	struct cb_opt_parser p;
 	int c;
 
-	cb_opt_parser_init(&p, agent_opts, CB_ARRAY_SIZE(agent_opts), false);
-	optind = 1;
-	opterr = 0;
+	cb_opt_parser_init(&p, agent_opts, CB_ARRAY_SIZE(agent_opts), 0);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_QUICK:

@@ -79,9 +79,7 @@ int cmd_config(int argc, char **argv)
 	bool quick = false;
 	int c, nargs;
 
-	cb_opt_parser_init(&p, config_opts, CB_ARRAY_SIZE(config_opts), false);
-	optind = 1;
-	opterr = 0;
+	cb_opt_parser_init(&p, config_opts, CB_ARRAY_SIZE(config_opts), 0);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_QUICK:

@@ -53,12 +53,10 @@ static const struct cb_opt merge_opts[] = {
 	{ "help", 'h', NULL, "this text" },
 };
 
-static void merge_usage_print(FILE *out)
-{
-	fputs(merge_usage, out);
-	cb_opt_usage(out, merge_opts, CB_ARRAY_SIZE(merge_opts), 12);
-	fputs(merge_usage_tail, out);
-}
+static const struct cb_opt_page merge_page = {
+	.head = merge_usage, .opts = merge_opts, .n = CB_ARRAY_SIZE(merge_opts), .width = 12,
+	.tail = merge_usage_tail,
+};
 
 /* one DIR */
 struct shard {
@@ -362,23 +360,21 @@ int cmd_merge(int argc, char **argv)
 	struct cb_opt_parser p;
 	int n = 0, c, rc = 2, full;
 
-	cb_opt_parser_init(&p, merge_opts, CB_ARRAY_SIZE(merge_opts), false);
-	optind = 1;
-	opterr = 0;
+	cb_opt_parser_init(&p, merge_opts, CB_ARRAY_SIZE(merge_opts), 0);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
-			merge_usage_print(stdout);
+			cb_opt_page_print(stdout, &merge_page);
 			rc = 0;
 			goto done;
 		default:
 			cb_opt_bad("merge", merge_opts, CB_ARRAY_SIZE(merge_opts), argv);
-			merge_usage_print(stderr);
+			cb_opt_page_print(stderr, &merge_page);
 			goto done;
 		}
 	}
 	if (argc - optind < 2) {
-		merge_usage_print(stderr);
+		cb_opt_page_print(stderr, &merge_page);
 		goto done;
 	}
 	out = argv[optind];

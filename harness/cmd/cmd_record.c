@@ -79,10 +79,8 @@ static int parse(int argc, char **argv, struct record_args *a)
 	int c;
 
 	/* stop at CMD: its options are its own */
-	cb_opt_parser_init(&p, record_opts, NR_OPTS, true);
 	a->out = "trace.dat";
-	optind = 1;
-	opterr = 0;
+	cb_opt_parser_init(&p, record_opts, NR_OPTS, CB_OPT_STOP);
 	while ((c = cb_opt_next(&p, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
@@ -216,10 +214,23 @@ static void summary(const char *out, const struct cb_collector_stats *st)
 		*st->probe_why ? ")" : "");
 }
 
+/* the tracefs root checked, stale instances removed, the collector started; NULL: @err */
+static struct cb_collector *start_collector(const struct cb_collector_opts *copts, char *err,
+					    size_t errlen)
+{
+	if (copts->tracing_dir && cb_collector_set_tracing_dir(copts->tracing_dir, err, errlen) < 0)
+		return NULL;
+	if (cb_collector_cleanup_stale(log_line) < 0) {
+		snprintf(err, errlen, "tracefs is not mounted");
+		return NULL;
+	}
+	return cb_collector_start(copts, err, errlen);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct record_args a = { 0 };
-	char spool[PATH_MAX], *tmp;
+	char spool[PATH_MAX], *tmp, err[512];
 	struct cb_collector_stats st;
 	struct cb_collector *c;
 	sigset_t set, oldmask;
@@ -246,14 +257,9 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "compactbench record: cannot fork: %s\n", strerror(errno));
 		return EXIT_RECORD;
 	}
-	if (a.copts.tracing_dir && cb_collector_set_tracing_dir(a.copts.tracing_dir) < 0)
-		c = NULL;
-	else if (cb_collector_cleanup_stale(log_line) < 0)
-		c = NULL;
-	else
-		c = cb_collector_start(&a.copts);
+	c = start_collector(&a.copts, err, sizeof(err));
 	if (!c) {
-		fprintf(stderr, "compactbench record: %s\n", cb_collector_error(NULL));
+		fprintf(stderr, "compactbench record: %s\n", err);
 		close(go_fd);
 		close(err_fd);
 		waitpid(pid, NULL, 0);

@@ -68,22 +68,38 @@ const char *const cb_collector_default_events[] = {
 	NULL,
 };
 
-static __thread char start_err[512];
-
-int cb_collector_set_err(struct cb_collector *c, int err, const char *fmt, ...)
+/* cb_vfail() into @buf (@size 0: none), @err as cb_collector_set_err() takes it */
+static int vput_err(char *buf, size_t size, int err, const char *fmt, va_list ap)
 {
-	char *buf = c ? c->err : start_err;
-	size_t size = c ? sizeof(c->err) : sizeof(start_err), len;
 	int e = err >= 0 ? err : errno ? errno : -err;
+	size_t len;
+
+	cb_vfail(buf, size, e, fmt, ap);
+	len = size ? strlen(buf) : 0;
+	if (err < 0 && len < size)
+		snprintf(buf + len, size - len, ": %s", strerror(e));
+	return -1;
+}
+
+/* vput_err() for the functions that fail before there is a collector: the caller's buffer */
+static int __attribute__((format(printf, 4, 5)))
+put_err(char *buf, size_t size, int err, const char *fmt, ...)
+{
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, size, fmt, ap);
+	vput_err(buf, size, err, fmt, ap);
 	va_end(ap);
-	len = strlen(buf);
-	if (err < 0 && len < size)
-		snprintf(buf + len, size - len, ": %s", strerror(e));
-	errno = e;
+	return -1;
+}
+
+int cb_collector_set_err(struct cb_collector *c, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vput_err(c->err, sizeof(c->err), err, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -92,7 +108,7 @@ int cb_collector_set_err(struct cb_collector *c, int err, const char *fmt, ...)
 
 const char *cb_collector_error(const struct cb_collector *c)
 {
-	return c ? c->err : start_err;
+	return c->err;
 }
 
 const char *cb_collector_instance_name(const struct cb_collector *c)
@@ -104,6 +120,7 @@ const char *cb_collector_instance_name(const struct cb_collector *c)
 
 static void teardown(struct cb_collector *c)
 {
+	char perr[sizeof(c->err)];
 	int i;
 
 	if (c->done)
@@ -130,8 +147,8 @@ static void teardown(struct cb_collector *c)
 		c->inst = NULL;
 	}
 	/* after the instance: a probe still enabled somewhere cannot be removed */
-	if (c->probes && cb_probes_destroy(c->probes) < 0 && !c->err[0])
-		set_err(c, errno, "%s", cb_probes_error());
+	if (c->probes && cb_probes_destroy(c->probes, perr, sizeof(perr)) < 0 && !c->err[0])
+		set_err(c, errno, "%s", perr);
 	c->probes = NULL;
 	if (c->wake_fd >= 0)
 		close(c->wake_fd);
@@ -360,37 +377,37 @@ static int open_spools(struct cb_collector *c)
 	return 0;
 }
 
-int cb_collector_set_tracing_dir(const char *dir)
+int cb_collector_set_tracing_dir(const char *dir, char *err, size_t errlen)
 {
 	struct statfs fs;
 
 	if (dir && tracefs_set_tracing_dir((char *)dir) < 0)
-		return set_err(NULL, -ENOMEM, "collector: tracing directory %s", dir);
+		return put_err(err, errlen, -ENOMEM, "collector: tracing directory %s", dir);
 	dir = tracefs_tracing_dir();
 	if (!dir)
-		return set_err(NULL, ENODEV, "tracefs is not mounted (mount -t tracefs nodev "
+		return put_err(err, errlen, ENODEV, "tracefs is not mounted (mount -t tracefs nodev "
 			       "/sys/kernel/tracing)");
 	if (statfs(dir, &fs) < 0)
-		return set_err(NULL, -ENODEV, "tracefs is not mounted: %s", dir);
+		return put_err(err, errlen, -ENODEV, "tracefs is not mounted: %s", dir);
 	if (fs.f_type != TRACEFS_MAGIC && fs.f_type != DEBUGFS_MAGIC)
-		return set_err(NULL, ENODEV, "%s is not a tracefs mount (filesystem type 0x%lx): "
-			       "tracefs is not mounted there (mount -t tracefs nodev %s)", dir,
-			       (unsigned long)fs.f_type, dir);
+		return put_err(err, errlen, ENODEV, "%s is not a tracefs mount (filesystem type "
+			       "0x%lx): tracefs is not mounted there (mount -t tracefs nodev %s)",
+			       dir, (unsigned long)fs.f_type, dir);
 	return 0;
 }
 
-static int check_opts(const struct cb_collector_opts *o)
+static int check_opts(const struct cb_collector_opts *o, char *err, size_t errlen)
 {
 	struct stat st;
 
 	if (!o || !o->spool_dir)
-		return set_err(NULL, EINVAL, "collector: no spool directory given");
+		return put_err(err, errlen, EINVAL, "collector: no spool directory given");
 	errno = 0;
 	if (stat(o->spool_dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return set_err(NULL, -ENOTDIR, "collector: spool directory %s", o->spool_dir);
+		return put_err(err, errlen, -ENOTDIR, "collector: spool directory %s", o->spool_dir);
 	if (o->clock && (!*o->clock || strlen(o->clock) >= 32))
-		return set_err(NULL, EINVAL, "collector: bad trace clock \"%s\"", o->clock);
-	return cb_collector_set_tracing_dir(o->tracing_dir);
+		return put_err(err, errlen, EINVAL, "collector: bad trace clock \"%s\"", o->clock);
+	return cb_collector_set_tracing_dir(o->tracing_dir, err, errlen);
 }
 
 /* disable the events of system @sys (the probes') and take them off the enabled list */
@@ -424,7 +441,7 @@ static int setup_probes(struct cb_collector *c, const struct cb_collector_opts *
 		snprintf(c->probe_why, sizeof(c->probe_why), "probes turned off");
 		return 0;
 	}
-	c->probes = cb_probes_create(opts->probe_opts);
+	c->probes = cb_probes_create(opts->probe_opts, c->probe_why, sizeof(c->probe_why));
 	for (ev = c->probes ? cb_probes_events(c->probes) : NULL, i = 0; ev && ev[i]; i++) {
 		snprintf(sys, sizeof(sys), "%s", ev[i]);
 		name = strchr(sys, ':');
@@ -434,7 +451,7 @@ static int setup_probes(struct cb_collector *c, const struct cb_collector_opts *
 		snprintf(c->probe_why, sizeof(c->probe_why), "%s", c->err);
 		c->err[0] = '\0';
 		drop_system(c, sys);
-		cb_probes_destroy(c->probes);
+		cb_probes_destroy(c->probes, NULL, 0);
 		c->probes = NULL;
 		break;
 	}
@@ -442,8 +459,6 @@ static int setup_probes(struct cb_collector *c, const struct cb_collector_opts *
 		snprintf(c->probe_desc, sizeof(c->probe_desc), "%s", cb_probes_describe(c->probes));
 		return 0;
 	}
-	if (!c->probe_why[0])
-		snprintf(c->probe_why, sizeof(c->probe_why), "%s", cb_probes_error());
 	if (opts->probes == CB_PROBES_REQUIRE)
 		return set_err(c, errno ? errno : ENOTSUP, "kprobes required: %s", c->probe_why);
 	return 0;
@@ -477,16 +492,17 @@ static int start_tracing(struct cb_collector *c, const struct cb_collector_opts 
 	return 0;
 }
 
-struct cb_collector *cb_collector_start(const struct cb_collector_opts *opts)
+struct cb_collector *cb_collector_start(const struct cb_collector_opts *opts, char *err,
+				       size_t errlen)
 {
 	struct cb_collector *c;
 	int i, saved;
 
-	if (check_opts(opts) < 0)
+	if (check_opts(opts, err, errlen) < 0)
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		set_err(NULL, ENOMEM, "collector: out of memory");
+		put_err(err, errlen, ENOMEM, "collector: out of memory");
 		return NULL;
 	}
 	c->wake_fd = -1;
@@ -524,7 +540,8 @@ struct cb_collector *cb_collector_start(const struct cb_collector_opts *opts)
 		set_err(c, -EIO, "cannot write tracing_on of instance %s", c->name);
 fail:
 	saved = errno;
-	snprintf(start_err, sizeof(start_err), "%s", c->err);
+	if (errlen)
+		snprintf(err, errlen, "%s", c->err);
 	teardown(c);
 	cb_collector_free(c);
 	errno = saved;
@@ -546,7 +563,7 @@ static int write_trace(struct cb_collector *c, const char *trace_path)
 		/* the biggest spool file becomes the trace: its pages are not copied */
 		.adopt = true,
 	};
-	char tmp[PATH_MAX];
+	char tmp[PATH_MAX], terr[sizeof(c->err)];
 	long long size = -1;
 	int i;
 
@@ -564,9 +581,9 @@ static int write_trace(struct cb_collector *c, const char *trace_path)
 		set_err(c, ENAMETOOLONG, "trace path too long: %s", trace_path);
 		goto out;
 	}
-	size = cb_tracedat_write(tmp, &src);
+	size = cb_tracedat_write(tmp, &src, NULL, terr, sizeof(terr));
 	if (size < 0) {
-		set_err(c, errno, "writing the trace: %s", cb_tracedat_error());
+		set_err(c, errno, "writing the trace: %s", terr);
 	} else if (rename(tmp, trace_path) < 0) {
 		set_err(c, -EIO, "cannot rename %s to %s", tmp, trace_path);
 		unlink(tmp);
@@ -653,8 +670,10 @@ int cb_collector_cleanup_stale(void (*log)(const char *msg))
 	size_t plen = strlen(CB_INSTANCE_PREFIX);
 	int i, removed = 0, probes;
 
-	if (!tracefs_tracing_dir())
-		return set_err(NULL, ENODEV, "tracefs is not mounted");
+	if (!tracefs_tracing_dir()) {
+		errno = ENODEV;
+		return -1;
+	}
 	for (i = 0; names && names[i]; i++) {
 		long pid = strtol(names[i] + plen, &end, 10);
 		struct tracefs_instance *inst;

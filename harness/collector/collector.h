@@ -9,9 +9,11 @@
  * takes kprobes it also puts kprobe/kretprobe pairs on the allocator slow path and on direct
  * compaction (probes.h); where it cannot, it says why and records in "tracepoint" mode.
  *
- * Functions return -1 and set errno on failure; a message saying what failed is left in
- * cb_collector_error() for the caller to print (this module never prints on its own
- * except through the log callback).
+ * Functions return -1 and set errno on failure. A running collector keeps the message
+ * saying what failed in itself (cb_collector_error()); the functions that fail before
+ * there is one (start, set_tracing_dir) write it into a caller's buffer (@err, @errlen; an
+ * @errlen of 0 asks for no message). This module never prints on its own except through
+ * the log callback.
  */
 #ifndef CB_COLLECTOR_H
 #define CB_COLLECTOR_H
@@ -129,26 +131,26 @@ int cb_collector_check_event(const char *spec, char *err, size_t errlen);
  * cb_collector_cleanup_stale - remove instances named CB_INSTANCE_PREFIX<pid> and kprobes
  * of system CB_PROBES_SYSTEM_PREFIX<pid> whose pid is no longer alive (left by a killed
  * collector). Calls @log once per instance or probe removed with a message naming it.
- * Returns the number removed, or -1 with errno set.
+ * Returns the number removed, or -1 with errno ENODEV when tracefs is not mounted.
  */
 int cb_collector_cleanup_stale(void (*log)(const char *msg));
 
 /*
  * cb_collector_set_tracing_dir - use @dir as the tracefs root from now on, for the whole
  * process (NULL: keep the one libtracefs found), and check it is a tracefs (or debugfs)
- * mount. Returns 0, or -1 with errno ENODEV and cb_collector_error(NULL) saying tracefs is
- * not mounted there.
+ * mount. Returns 0, or -1 with errno ENODEV and @err saying tracefs is not mounted there.
  */
-int cb_collector_set_tracing_dir(const char *dir);
+int cb_collector_set_tracing_dir(const char *dir, char *err, size_t errlen);
 
 /*
  * cb_collector_start - create the instance, size its buffers, enable the events (an event
  * the kernel lacks is listed in stats.missing, not an error, unless none is left), make
  * and enable the probes (opts.probes), turn tracing on in the instance and start the drain
  * thread.
- * Returns NULL with errno set on failure; cb_collector_error(NULL) then says why.
+ * Returns NULL with errno set on failure, and @err saying why.
  */
-struct cb_collector *cb_collector_start(const struct cb_collector_opts *opts);
+struct cb_collector *cb_collector_start(const struct cb_collector_opts *opts, char *err,
+				       size_t errlen);
 
 /*
  * cb_collector_stop - turn tracing off in the instance, flush every CPU's remaining pages,
@@ -172,7 +174,7 @@ void cb_collector_free(struct cb_collector *c);
 /* cb_collector_instance_name - the instance's name ("compactbench-<pid>") */
 const char *cb_collector_instance_name(const struct cb_collector *c);
 
-/* cb_collector_error - the last error message of @c, or of this thread's last failed start (@c NULL) */
+/* cb_collector_error - the last error message of @c (a failed stop's, say) */
 const char *cb_collector_error(const struct cb_collector *c);
 
 #endif

@@ -62,7 +62,7 @@ struct cb_collector {
 };
 
 /*
- * cb_collector_set_err - format the message of @c (NULL: of this thread's failed start);
+ * cb_collector_set_err - format the message of @c;
  * @err >= 0: errno = @err; @err < 0: keep errno (-@err if it is 0) and append strerror.
  * Returns -1.
  */

@@ -9,9 +9,9 @@
  */
 #include "probes.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -56,26 +56,6 @@ struct cb_probes {
 	char describe[512];
 };
 
-static __thread char probes_err[PATH_MAX + 256];
-
-static int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(probes_err, sizeof(probes_err), fmt, ap);
-	va_end(ap);
-	errno = err;
-	return -1;
-}
-
-const char *cb_probes_error(void)
-{
-	return probes_err;
-}
-
 /* the rank of a candidate's suffix: 0 exact, 1 .constprop, 2 .isra, 3 other; -1 no match */
 static int suffix_rank(const char *name, const char *base)
 {
@@ -95,7 +75,8 @@ static int suffix_rank(const char *name, const char *base)
 	return 3;
 }
 
-int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, size_t size)
+int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, size_t size,
+		      char *err, size_t errlen)
 {
 	const char *path = kallsyms_path ? kallsyms_path : "/proc/kallsyms";
 	int best = 4, rank;
@@ -103,10 +84,10 @@ int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, si
 	FILE *f;
 
 	if (!base || !*base || !out || !size)
-		return fail(EINVAL, "no symbol given");
+		return cb_fail(err, errlen, EINVAL, "no symbol given");
 	f = fopen(path, "re");
 	if (!f)
-		return fail(errno, "cannot read %s: %s", path, strerror(errno));
+		return cb_fail(err, errlen, errno, "cannot read %s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		/* "ffffffff8163af50 t __alloc_pages_slowpath.constprop.0" [\t[module]] */
 		if (sscanf(line, "%*s %c %255s", &type, name) != 2 || strchr(line, '['))
@@ -121,8 +102,9 @@ int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, si
 	}
 	fclose(f);
 	if (best > 3)
-		return fail(ENOENT, "symbol %s is not in %s (nor with a .constprop/.isra/.part "
-			    "suffix): renamed or inlined in this kernel", base, path);
+		return cb_fail(err, errlen, ENOENT, "symbol %s is not in %s (nor with a "
+			       ".constprop/.isra/.part suffix): renamed or inlined in this kernel",
+			       base, path);
 	return 0;
 }
 
@@ -141,24 +123,26 @@ static bool tracing_file_exists(const char *name)
 }
 
 /* why this kernel cannot take kprobes, or 0 if it seems it can */
-static int check_available(const struct cb_probes_opts *o)
+static int check_available(const struct cb_probes_opts *o, char *err, size_t errlen)
 {
 	const char *lockdown = o->lockdown_path ? o->lockdown_path : "/sys/kernel/security/lockdown";
 	const char *dir = tracefs_tracing_dir();
 	char mode[128];
 
 	if (!dir)
-		return fail(ENODEV, "tracefs is not mounted");
+		return cb_fail(err, errlen, ENODEV, "tracefs is not mounted");
 	if (!tracing_file_exists("kprobe_events"))
-		return fail(ENOTSUP, "the kernel has no kprobe events (no %s/kprobe_events: "
-			    "CONFIG_KPROBES or CONFIG_KPROBE_EVENTS is off)", dir);
+		return cb_fail(err, errlen, ENOTSUP, "the kernel has no kprobe events (no "
+			       "%s/kprobe_events: CONFIG_KPROBES or CONFIG_KPROBE_EVENTS is off)",
+			       dir);
 	if (cb_read_trimmed(lockdown, mode, sizeof(mode)) == 0 && strstr(mode, "[confidentiality]"))
-		return fail(EPERM, "kernel lockdown (%s: %s) forbids kprobes", lockdown, mode);
+		return cb_fail(err, errlen, EPERM, "kernel lockdown (%s: %s) forbids kprobes",
+			       lockdown, mode);
 	return 0;
 }
 
 /* undo: remove every probe made so far (forcing them off in every instance) */
-static int remove_all(struct cb_probes *p)
+static int remove_all(struct cb_probes *p, char *err, size_t errlen)
 {
 	int ret = 0, saved = 0;
 	size_t i;
@@ -168,7 +152,8 @@ static int remove_all(struct cb_probes *p)
 			continue;
 		if (tracefs_dynevent_destroy(p->dev[i], true) < 0 && !ret) {
 			saved = errno ? errno : EBUSY;
-			ret = fail(saved, "cannot remove kprobe %s: %s", p->names[i], strerror(saved));
+			ret = cb_fail(err, errlen, saved, "cannot remove kprobe %s: %s", p->names[i],
+				      strerror(saved));
 		}
 		tracefs_dynevent_free(p->dev[i]);
 		p->dev[i] = NULL;
@@ -187,7 +172,7 @@ static void free_probes(struct cb_probes *p)
 }
 
 /* make the entry and return probes of one pair on @sym; dev[] holds only probes made */
-static int make_pair(struct cb_probes *p, size_t k, const char *sym)
+static int make_pair(struct cb_probes *p, size_t k, const char *sym, char *err, size_t errlen)
 {
 	const struct probe_def *d = &probe_defs[k];
 	struct tracefs_dynevent *dev;
@@ -199,25 +184,26 @@ static int make_pair(struct cb_probes *p, size_t k, const char *sym)
 		snprintf(event, sizeof(event), "%s%s", d->event, i & 1 ? "_ret" : "");
 		if (asprintf(&p->names[i], "%s:%s", p->system, event) < 0) {
 			p->names[i] = NULL;
-			return fail(ENOMEM, "out of memory");
+			return cb_fail(err, errlen, ENOMEM, "out of memory");
 		}
 		dev = i & 1 ? tracefs_kretprobe_alloc(p->system, event, sym, RET_ARGS, 0) :
 			      tracefs_kprobe_alloc(p->system, event, sym, d->args);
 		if (!dev)
-			return fail(errno ? errno : ENOMEM, "cannot describe kprobe %s on %s",
-				    p->names[i], sym);
+			return cb_fail(err, errlen, errno ? errno : ENOMEM,
+				       "cannot describe kprobe %s on %s", p->names[i], sym);
 		if (tracefs_dynevent_create(dev) < 0) {
 			e = errno ? errno : EINVAL;
 			tracefs_dynevent_free(dev);
-			return fail(e, "the kernel refused kprobe %s on %s: %s%s", p->names[i], sym,
-				    strerror(e), e == EINVAL ? " (see tracefs error_log)" : "");
+			return cb_fail(err, errlen, e, "the kernel refused kprobe %s on %s: %s%s",
+				       p->names[i], sym, strerror(e),
+				       e == EINVAL ? " (see tracefs error_log)" : "");
 		}
 		p->dev[i] = dev;
 	}
 	return 0;
 }
 
-struct cb_probes *cb_probes_create(const struct cb_probes_opts *opts)
+struct cb_probes *cb_probes_create(const struct cb_probes_opts *opts, char *err, size_t errlen)
 {
 	static const struct cb_probes_opts none;
 	const struct cb_probes_opts *o = opts ? opts : &none;
@@ -227,28 +213,24 @@ struct cb_probes *cb_probes_create(const struct cb_probes_opts *opts)
 	size_t k, len = 0;
 	int saved;
 
-	if (check_available(o) < 0)
+	if (check_available(o, err, errlen) < 0)
 		return NULL;
 	for (k = 0; k < NR_PAIRS; k++)
 		if (cb_probes_resolve(o->kallsyms_path, base[k] ? base[k] : probe_defs[k].symbol,
-				      sym[k], sizeof(sym[k])) < 0)
+				      sym[k], sizeof(sym[k]), err, errlen) < 0)
 			return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p) {
-		fail(ENOMEM, "out of memory");
+		cb_fail(err, errlen, ENOMEM, "out of memory");
 		return NULL;
 	}
 	snprintf(p->system, sizeof(p->system), CB_PROBES_SYSTEM_PREFIX "%d", (int)getpid());
 	for (k = 0; k < NR_PAIRS; k++) {
-		if (make_pair(p, k, sym[k]) < 0) {
-			char msg[sizeof(probes_err)];
-
+		if (make_pair(p, k, sym[k], err, errlen) < 0) {
 			/* undo what was made, keeping the first error's message */
 			saved = errno;
-			snprintf(msg, sizeof(msg), "%s", probes_err);
-			remove_all(p);
+			remove_all(p, NULL, 0);
 			free_probes(p);
-			snprintf(probes_err, sizeof(probes_err), "%s", msg);
 			errno = saved;
 			return NULL;
 		}
@@ -260,13 +242,13 @@ struct cb_probes *cb_probes_create(const struct cb_probes_opts *opts)
 	return p;
 }
 
-int cb_probes_destroy(struct cb_probes *p)
+int cb_probes_destroy(struct cb_probes *p, char *err, size_t errlen)
 {
 	int ret;
 
 	if (!p)
 		return 0;
-	ret = remove_all(p);
+	ret = remove_all(p, err, errlen);
 	free_probes(p);
 	return ret;
 }

@@ -35,7 +35,9 @@
  * gfp with THP faults (order 9), mm_page_alloc and mm_compaction_try_to_compact_pages, and
  * skips with the reason where there are no kprobes (here).
  *
- * Functions return -1 (or NULL) and set errno; cb_probes_error() says what failed.
+ * Functions return -1 (or NULL) and set errno; those that can fail for a reason a person
+ * needs to read also take a caller's buffer (@err, @errlen; an @errlen of 0 asks for no
+ * message) and write into it one line saying what failed.
  */
 #ifndef CB_PROBES_H
 #define CB_PROBES_H
@@ -58,15 +60,16 @@ struct cb_probes_opts {
  * no lockdown in confidentiality mode), resolve each symbol from kallsyms and create the
  * four probes. On any failure nothing is left and NULL is returned with errno set (ENOTSUP:
  * no kprobe events in this kernel, EPERM: lockdown, ENOENT: a symbol is missing, else the
- * kernel's answer); cb_probes_error() then says which and why, naming the symbol.
+ * kernel's answer); @err then says which and why, naming the symbol.
  */
-struct cb_probes *cb_probes_create(const struct cb_probes_opts *opts);
+struct cb_probes *cb_probes_create(const struct cb_probes_opts *opts, char *err, size_t errlen);
 
 /*
  * cb_probes_destroy - remove the probes (disabling them in every instance first) and free
- * @p. Returns 0, or -1 with errno set if one could not be removed (the rest still are).
+ * @p. Returns 0, or -1 with errno set and @err naming the first probe that could not be
+ * removed (the rest still are).
  */
-int cb_probes_destroy(struct cb_probes *p);
+int cb_probes_destroy(struct cb_probes *p, char *err, size_t errlen);
 
 /* cb_probes_events - the probes' events as "system:event", NULL-terminated, owned by @p */
 const char *const *cb_probes_events(const struct cb_probes *p);
@@ -81,9 +84,11 @@ const char *cb_probes_describe(const struct cb_probes *p);
  * cb_probes_resolve - the text symbol of @kallsyms_path (NULL: /proc/kallsyms) that is
  * @base itself or @base with a compiler suffix (".constprop.N", ".isra.N", ".part.N"; never
  * ".cold"), into @out. The exact name wins, then .constprop, then .isra, then the first other.
- * Returns 0, or -1 with errno ENOENT (and the error naming @base) or the read error.
+ * Returns 0, or -1 with errno ENOENT (and @err naming @base and the file) or the read
+ * error (and @err naming the file).
  */
-int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, size_t size);
+int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, size_t size,
+		      char *err, size_t errlen);
 
 /*
  * cb_probes_cleanup_stale - remove kprobes whose system is CB_PROBES_SYSTEM_PREFIX<pid>
@@ -92,8 +97,5 @@ int cb_probes_resolve(const char *kallsyms_path, const char *base, char *out, si
  * or -1 with errno set.
  */
 int cb_probes_cleanup_stale(void (*log)(const char *msg));
-
-/* cb_probes_error - what the last failing cb_probes_* call of this thread failed on */
-const char *cb_probes_error(void);
 
 #endif

@@ -21,6 +21,7 @@
  */
 #include "tracedat.h"
 #include "util.h"
+#include "xalloc.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -51,39 +52,27 @@ enum {
 #define TYPE_TIME_EXTEND 30
 #define MAX_SMALL_DATA (28 * 4)
 
-static __thread char tracedat_err[512];
-
-static int fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(tracedat_err, sizeof(tracedat_err), fmt, ap);
-	va_end(ap);
-	errno = err;
-	return -1;
-}
-
-const char *cb_tracedat_error(void)
-{
-	return tracedat_err;
-}
-
 struct out {
 	int fd;
 	unsigned long long pos;
 	const char *path;
 	int head_fd;		/* adopted: the file the header was written to first */
 	const char *adopted;	/* adopted: the CPU file that became the trace */
+	int adopted_cpu;	/* its CPU, or -1 */
+	char *err;		/* the caller's message buffer */
+	size_t errlen;
 };
 
-static __thread int last_adopted = -1;
-
-int cb_tracedat_adopted(void)
+/* cb_fail() into the buffer of the write @o */
+static int __attribute__((format(printf, 3, 4)))
+ofail(struct out *o, int e, const char *fmt, ...)
 {
-	return last_adopted;
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_vfail(o->err, o->errlen, e, fmt, ap);
+	va_end(ap);
+	return -1;
 }
 
 static int put(struct out *o, const void *data, size_t len)
@@ -96,7 +85,7 @@ static int put(struct out *o, const void *data, size_t len)
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return fail(errno, "writing %s: %s", o->path, strerror(errno));
+			return ofail(o, errno, "writing %s: %s", o->path, strerror(errno));
 		}
 		p += w;
 		len -= w;
@@ -128,22 +117,24 @@ static int put_blob(struct out *o, int width, const void *data, size_t len)
 	return put(o, data, len);
 }
 
-static char *dir_file(const char *dir, const char *name, char *buf, size_t size)
+static char *dir_file(const char *dir, const char *name, char *buf, size_t size, char *err,
+		      size_t errlen)
 {
 	if (cb_path(buf, size, "%s/%s", dir, name) < 0) {
-		fail(ENAMETOOLONG, "path too long: %s/%s", dir, name);
+		cb_fail(err, errlen, ENAMETOOLONG, "path too long: %s/%s", dir, name);
 		return NULL;
 	}
 	return buf;
 }
 
 /* a file of the tracing tree; @optional: a missing file reads as empty */
-static char *read_tree(const char *dir, const char *name, size_t *len, bool optional)
+static char *read_tree(const char *dir, const char *name, size_t *len, bool optional,
+		       char *err, size_t errlen)
 {
 	char path[PATH_MAX];
 	char *s;
 
-	if (!dir_file(dir, name, path, sizeof(path)))
+	if (!dir_file(dir, name, path, sizeof(path), err, errlen))
 		return NULL;
 	s = cb_read_file(path, len);
 	if (!s && optional && errno == ENOENT) {
@@ -151,44 +142,46 @@ static char *read_tree(const char *dir, const char *name, size_t *len, bool opti
 		return strdup("");
 	}
 	if (!s)
-		fail(errno, "cannot read %s: %s", path, strerror(errno));
+		cb_fail(err, errlen, errno, "cannot read %s: %s", path, strerror(errno));
 	return s;
 }
 
-static const char *tree_root(const char *dir)
+static const char *tree_root(const char *dir, char *err, size_t errlen)
 {
 	const char *d = dir ? dir : tracefs_tracing_dir();
 
 	if (!d)
-		fail(ENODEV, "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
+		cb_fail(err, errlen, ENODEV,
+		        "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 	return d;
 }
 
-int cb_tracedat_page_size(const char *tracing_dir)
+int cb_tracedat_page_size(const char *tracing_dir, char *err, size_t errlen)
 {
-	const char *dir = tree_root(tracing_dir);
+	const char *dir = tree_root(tracing_dir, err, errlen);
 	char *hp, *f;
 	size_t len;
 	int off, size;
 
 	if (!dir)
 		return -1;
-	hp = read_tree(dir, "events/header_page", &len, false);
+	hp = read_tree(dir, "events/header_page", &len, false, err, errlen);
 	if (!hp)
 		return -1;
 	f = strstr(hp, "char data;");
 	if (!f || sscanf(f, "char data;\toffset:%d;\tsize:%d;", &off, &size) != 2 ||
 	    off <= 0 || size <= 0) {
 		free(hp);
-		return fail(EINVAL, "%s/events/header_page: no \"data\" field", dir);
+		return cb_fail(err, errlen, EINVAL, "%s/events/header_page: no \"data\" field", dir);
 	}
 	free(hp);
 	return off + size;
 }
 
-int cb_tracedat_event_id(const char *tracing_dir, const char *system, const char *event)
+int cb_tracedat_event_id(const char *tracing_dir, const char *system, const char *event,
+			 char *err, size_t errlen)
 {
-	const char *dir = tree_root(tracing_dir);
+	const char *dir = tree_root(tracing_dir, err, errlen);
 	char name[PATH_MAX];
 	char *fmt, *id;
 	size_t len;
@@ -197,14 +190,14 @@ int cb_tracedat_event_id(const char *tracing_dir, const char *system, const char
 	if (!dir)
 		return -1;
 	if (cb_path(name, sizeof(name), "events/%s/%s/format", system, event) < 0)
-		return fail(ENAMETOOLONG, "event name too long");
-	fmt = read_tree(dir, name, &len, false);
+		return cb_fail(err, errlen, ENAMETOOLONG, "event name too long");
+	fmt = read_tree(dir, name, &len, false, err, errlen);
 	if (!fmt)
 		return -1;
 	id = strstr(fmt, "\nID: ");
 	if (!id || sscanf(id, "\nID: %d", &v) != 1) {
 		free(fmt);
-		return fail(EINVAL, "%s/%s: format has no ID line", dir, name);
+		return cb_fail(err, errlen, EINVAL, "%s/%s: format has no ID line", dir, name);
 	}
 	free(fmt);
 	return v;
@@ -213,7 +206,7 @@ int cb_tracedat_event_id(const char *tracing_dir, const char *system, const char
 static int put_tree_blob(struct out *o, const char *dir, const char *name, int width, bool optional)
 {
 	size_t len;
-	char *s = read_tree(dir, name, &len, optional);
+	char *s = read_tree(dir, name, &len, optional, o->err, o->errlen);
 	int ret;
 
 	if (!s)
@@ -237,7 +230,7 @@ static int put_ftrace_formats(struct out *o, const char *dir)
 	int ret = 0;
 	DIR *d;
 
-	if (!dir_file(dir, "events/ftrace", path, sizeof(path)))
+	if (!dir_file(dir, "events/ftrace", path, sizeof(path), o->err, o->errlen))
 		return -1;
 	d = opendir(path);
 	while (d && (de = readdir(d))) {
@@ -252,7 +245,7 @@ static int put_ftrace_formats(struct out *o, const char *dir)
 		nn = realloc(names, (n + 1) * sizeof(*names));
 		if (!nn || !(nn[n] = strdup(de->d_name))) {
 			names = nn ? nn : names;
-			ret = fail(ENOMEM, "out of memory");
+			ret = ofail(o, ENOMEM, "out of memory");
 			break;
 		}
 		names = nn;
@@ -268,7 +261,7 @@ static int put_ftrace_formats(struct out *o, const char *dir)
 		char rel[PATH_MAX];
 
 		if (!ret && cb_path(rel, sizeof(rel), "events/ftrace/%s/format", names[i]) < 0)
-			ret = fail(ENAMETOOLONG, "path too long");
+			ret = ofail(o, ENAMETOOLONG, "path too long");
 		if (!ret)
 			ret = put_tree_blob(o, dir, rel, 8, false);
 		free(names[i]);
@@ -277,14 +270,15 @@ static int put_ftrace_formats(struct out *o, const char *dir)
 	return ret;
 }
 
-/* split "system:event" into @sys/@ev; returns -1 on a malformed name */
-static int split_event(const char *name, char *sys, size_t ssz, char *ev, size_t esz)
+/* split "system:event" into @sys/@ev; returns -1 on a malformed name (the message in @o) */
+static int split_event(struct out *o, const char *name, char *sys, size_t ssz, char *ev,
+		       size_t esz)
 {
 	const char *colon = strchr(name, ':');
 
 	if (!colon || colon == name || !colon[1] || (size_t)(colon - name) >= ssz ||
 	    strlen(colon + 1) >= esz)
-		return fail(EINVAL, "bad event name \"%s\" (want system:event)", name);
+		return ofail(o, EINVAL, "bad event name \"%s\" (want system:event)", name);
 	memcpy(sys, name, colon - name);
 	sys[colon - name] = '\0';
 	strcpy(ev, colon + 1);
@@ -298,7 +292,7 @@ static int split_event(const char *name, char *sys, size_t ssz, char *ev, size_t
 static int put_format(struct out *o, const char *dir, const char *rel)
 {
 	size_t len;
-	char *s = read_tree(dir, rel, &len, false);
+	char *s = read_tree(dir, rel, &len, false, o->err, o->errlen);
 	int ret, id;
 	const char *p;
 
@@ -308,8 +302,8 @@ static int put_format(struct out *o, const char *dir, const char *rel)
 	if (strncmp(s, "name: ", 6) || !p || sscanf(p, "\nID: %d", &id) != 1 || id <= 0 ||
 	    !strstr(s, "\nformat:\n") || strlen(s) != len) {
 		free(s);
-		return fail(EINVAL, "%s/%s is corrupt: want \"name:\", \"ID:\" and \"format:\" lines "
-			    "as the kernel writes them", dir, rel);
+		return ofail(o, EINVAL, "%s/%s is corrupt: want \"name:\", \"ID:\" and "
+			     "\"format:\" lines as the kernel writes them", dir, rel);
 	}
 	ret = put_blob(o, 8, s, len);
 	free(s);
@@ -323,15 +317,15 @@ static int put_event_formats(struct out *o, const char *dir, const char *const *
 	char sys[256], ev[256], sys2[256], ev2[256];
 
 	for (i = 0; events && events[i]; i++) {
-		if (split_event(events[i], sys, sizeof(sys), ev, sizeof(ev)) < 0)
+		if (split_event(o, events[i], sys, sizeof(sys), ev, sizeof(ev)) < 0)
 			return -1;
 		n++;
 	}
 	/* count distinct systems */
 	for (i = 0; i < n; i++) {
-		split_event(events[i], sys, sizeof(sys), ev, sizeof(ev));
+		split_event(o, events[i], sys, sizeof(sys), ev, sizeof(ev));
 		for (j = 0; j < i; j++) {
-			split_event(events[j], sys2, sizeof(sys2), ev2, sizeof(ev2));
+			split_event(o, events[j], sys2, sizeof(sys2), ev2, sizeof(ev2));
 			if (!strcmp(sys, sys2))
 				break;
 		}
@@ -342,16 +336,16 @@ static int put_event_formats(struct out *o, const char *dir, const char *const *
 	for (i = 0; i < n; i++) {
 		uint32_t count = 0;
 
-		split_event(events[i], sys, sizeof(sys), ev, sizeof(ev));
+		split_event(o, events[i], sys, sizeof(sys), ev, sizeof(ev));
 		for (j = 0; j < i; j++) {
-			split_event(events[j], sys2, sizeof(sys2), ev2, sizeof(ev2));
+			split_event(o, events[j], sys2, sizeof(sys2), ev2, sizeof(ev2));
 			if (!strcmp(sys, sys2))
 				break;
 		}
 		if (j < i)
 			continue;	/* system already written */
 		for (j = i; j < n; j++) {
-			split_event(events[j], sys2, sizeof(sys2), ev2, sizeof(ev2));
+			split_event(o, events[j], sys2, sizeof(sys2), ev2, sizeof(ev2));
 			count += !strcmp(sys, sys2);
 		}
 		if (put(o, sys, strlen(sys) + 1) || put4(o, count))
@@ -359,11 +353,11 @@ static int put_event_formats(struct out *o, const char *dir, const char *const *
 		for (j = i; j < n; j++) {
 			char rel[PATH_MAX];
 
-			split_event(events[j], sys2, sizeof(sys2), ev2, sizeof(ev2));
+			split_event(o, events[j], sys2, sizeof(sys2), ev2, sizeof(ev2));
 			if (strcmp(sys, sys2))
 				continue;
 			if (cb_path(rel, sizeof(rel), "events/%s/%s/format", sys2, ev2) < 0)
-				return fail(ENAMETOOLONG, "event name too long");
+				return ofail(o, ENAMETOOLONG, "event name too long");
 			if (put_format(o, dir, rel))
 				return -1;
 		}
@@ -374,7 +368,7 @@ static int put_event_formats(struct out *o, const char *dir, const char *const *
 static int put_cmdlines(struct out *o, const char *dir, const char *extra)
 {
 	size_t len, elen = extra ? strlen(extra) : 0;
-	char *s = read_tree(dir, "saved_cmdlines", &len, true);
+	char *s = read_tree(dir, "saved_cmdlines", &len, true, o->err, o->errlen);
 	int ret;
 
 	if (!s)
@@ -430,7 +424,7 @@ static int put_options(struct out *o, const struct cb_tracedat_src *src, const c
 		int len = asprintf(&text, "CPU: %d\n%s", i, st), r;
 
 		if (len < 0)
-			return fail(ENOMEM, "out of memory");
+			return ofail(o, ENOMEM, "out of memory");
 		r = put_option(o, OPT_CPUSTAT, text, len + 1);
 		free(text);
 		if (r)
@@ -456,9 +450,9 @@ static int copy_fd(struct out *o, int fd, unsigned long long size, const char *n
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n == 0)
-			return fail(EIO, "%s is shorter than its size", name);
+			return ofail(o, EIO, "%s is shorter than its size", name);
 		if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
-			return fail(errno, "copying %s: %s", name, strerror(errno));
+			return ofail(o, errno, "copying %s: %s", name, strerror(errno));
 		break;	/* fall back to read/write */
 	}
 	while (size) {
@@ -467,9 +461,9 @@ static int copy_fd(struct out *o, int fd, unsigned long long size, const char *n
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return fail(errno, "reading %s: %s", name, strerror(errno));
+			return ofail(o, errno, "reading %s: %s", name, strerror(errno));
 		if (n == 0)
-			return fail(EIO, "%s is shorter than its size", name);
+			return ofail(o, EIO, "%s is shorter than its size", name);
 		if (put(o, buf, n))
 			return -1;
 		size -= n;
@@ -515,13 +509,13 @@ static int adopt(struct out *o, const char *path, unsigned long long size)
 
 		if (n <= 0) {
 			close(fd);
-			return fail(n < 0 ? errno : EIO, "copying the header into %s: %s", path,
-				    n < 0 ? strerror(errno) : "short copy");
+			return ofail(o, n < 0 ? errno : EIO, "copying the header into %s: %s", path,
+				     n < 0 ? strerror(errno) : "short copy");
 		}
 	}
 	if (lseek(fd, o->pos + size, SEEK_SET) < 0) {
 		close(fd);
-		return fail(errno, "seeking in %s: %s", path, strerror(errno));
+		return ofail(o, errno, "seeking in %s: %s", path, strerror(errno));
 	}
 	o->head_fd = o->fd;
 	o->fd = fd;
@@ -538,19 +532,19 @@ static int put_cpu_data(struct out *o, const struct cb_tracedat_src *src, unsign
 
 	size = calloc(src->nr_cpus, sizeof(*size));
 	if (!size)
-		return fail(ENOMEM, "out of memory");
+		return ofail(o, ENOMEM, "out of memory");
 	for (i = 0; i < src->nr_cpus; i++) {
 		const struct cb_tracedat_cpu *c = &src->cpu[i];
 		struct stat st;
 
 		if (c->path && stat(c->path, &st) < 0) {
-			fail(errno, "cannot stat %s: %s", c->path, strerror(errno));
+			ofail(o, errno, "cannot stat %s: %s", c->path, strerror(errno));
 			goto out;
 		}
 		size[i] = c->path ? (unsigned long long)st.st_size : c->size;
 		if (size[i] % psize) {
-			fail(EINVAL, "CPU %d data is %llu bytes, not whole %u-byte pages", i,
-			     size[i], psize);
+			ofail(o, EINVAL, "CPU %d data is %llu bytes, not whole %u-byte pages", i,
+			      size[i], psize);
 			goto out;
 		}
 		if (src->adopt && c->path && size[i] && (big < 0 || size[i] > size[big]))
@@ -587,13 +581,13 @@ static int put_cpu_data(struct out *o, const struct cb_tracedat_src *src, unsign
 			if (r < 0)
 				goto out;
 			if (r > 0) {
-				last_adopted = i;
+				o->adopted_cpu = i;
 				continue;
 			}
 		}
 		fd = open(c->path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			fail(errno, "cannot open %s: %s", c->path, strerror(errno));
+			ofail(o, errno, "cannot open %s: %s", c->path, strerror(errno));
 			goto out;
 		}
 		if (copy_fd(o, fd, size[i], c->path) < 0) {
@@ -617,13 +611,13 @@ static int write_all_sections(struct out *o, const struct cb_tracedat_src *src, 
 	int psize = src->page_size;
 
 	if (!psize)
-		psize = cb_tracedat_page_size(dir);
+		psize = cb_tracedat_page_size(dir, o->err, o->errlen);
 	if (psize <= 0)
 		return -1;
 	if (psize < PAGE_HDR_SIZE + 8 || (psize & (psize - 1)))
-		return fail(EINVAL, "bad page size %d", psize);
+		return ofail(o, EINVAL, "bad page size %d", psize);
 	if (src->nr_cpus <= 0 || !src->cpu)
-		return fail(EINVAL, "no CPU data");
+		return ofail(o, EINVAL, "no CPU data");
 	if (src->trace_clock) {
 		snprintf(clock, sizeof(clock), "[%s]", src->trace_clock);
 		clk = clock;
@@ -643,7 +637,8 @@ static int write_all_sections(struct out *o, const struct cb_tracedat_src *src, 
 		int r;
 
 		if (!ks)
-			return fail(errno, "cannot read %s: %s", src->kallsyms_path, strerror(errno));
+			return ofail(o, errno, "cannot read %s: %s", src->kallsyms_path,
+				     strerror(errno));
 		r = put_blob(o, 4, ks, len);
 		free(ks);
 		if (r)
@@ -663,38 +658,45 @@ static int write_all_sections(struct out *o, const struct cb_tracedat_src *src, 
 static int finish(struct out *o, const char *path)
 {
 	if (o->adopted && fchmod(o->fd, 0644) < 0)
-		return fail(errno, "chmod %s: %s", o->adopted, strerror(errno));
+		return ofail(o, errno, "chmod %s: %s", o->adopted, strerror(errno));
 	if (fsync(o->fd) < 0)
-		return fail(errno, "fsync %s: %s", o->adopted ? o->adopted : path, strerror(errno));
+		return ofail(o, errno, "fsync %s: %s", o->adopted ? o->adopted : path,
+			     strerror(errno));
 	if (o->adopted && rename(o->adopted, path) < 0)
-		return fail(errno, "renaming %s to %s: %s", o->adopted, path, strerror(errno));
+		return ofail(o, errno, "renaming %s to %s: %s", o->adopted, path,
+			     strerror(errno));
 	if (close(o->fd) < 0) {
 		o->fd = -1;
-		return fail(errno, "closing %s: %s", path, strerror(errno));
+		return ofail(o, errno, "closing %s: %s", path, strerror(errno));
 	}
 	o->fd = -1;
 	return 0;
 }
 
-long long cb_tracedat_write(const char *path, const struct cb_tracedat_src *src)
+long long cb_tracedat_write(const char *path, const struct cb_tracedat_src *src, int *adopted,
+			     char *err, size_t errlen)
 {
-	const char *dir = tree_root(src ? src->tracing_dir : NULL);
-	struct out o = { .path = path, .head_fd = -1 };
+	const char *dir = tree_root(src ? src->tracing_dir : NULL, err, errlen);
+	struct out o = { .path = path, .head_fd = -1, .adopted_cpu = -1, .err = err,
+			 .errlen = errlen };
 	int saved;
 
-	last_adopted = -1;
+	if (adopted)
+		*adopted = -1;
 	if (!src)
-		return fail(EINVAL, "no source");
+		return cb_fail(err, errlen, EINVAL, "no source");
 	if (!dir)
 		return -1;
 	/* readable too: an adopted CPU file copies the header from it */
 	o.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (o.fd < 0)
-		return fail(errno, "cannot create %s: %s", path, strerror(errno));
+		return cb_fail(err, errlen, errno, "cannot create %s: %s", path, strerror(errno));
 	if (write_all_sections(&o, src, dir) < 0 || finish(&o, path) < 0)
 		goto fail;
 	if (o.head_fd >= 0)
 		close(o.head_fd);
+	if (adopted)
+		*adopted = o.adopted_cpu;
 	return o.pos;
 fail:
 	saved = errno;
@@ -704,7 +706,6 @@ fail:
 		close(o.head_fd);
 	unlink(path);
 	errno = saved;
-	last_adopted = -1;
 	return -1;
 }
 

@@ -10,8 +10,9 @@
  * synthetic pages built with cb_tracedat_page_*(), so traces with chosen timestamps can
  * be made without a kernel.
  *
- * Functions return -1 and set errno on failure; cb_tracedat_error() then says what
- * failed (per thread).
+ * Functions return -1 and set errno on failure; those that read or write files also take
+ * a caller's buffer (@err, @errlen; an @errlen of 0 asks for no message) and write into it
+ * one line saying what failed.
  */
 #ifndef CB_TRACEDAT_H
 #define CB_TRACEDAT_H
@@ -52,7 +53,7 @@ struct cb_tracedat_src {
 	 * (FALLOC_FL_INSERT_RANGE), the CPUs after it are appended, and it is renamed to the
 	 * output path; the result is byte for byte what copying writes. Where the filesystem
 	 * refuses (tmpfs, blocks bigger than a page, another filesystem) it is copied as usual.
-	 * The CPU file is gone afterwards when adopted (see cb_tracedat_adopted()).
+	 * The CPU file is gone afterwards when adopted (cb_tracedat_write() says which).
 	 */
 	bool adopt;
 };
@@ -61,31 +62,28 @@ struct cb_tracedat_src {
  * cb_tracedat_write - write a version 6 trace.dat to @path
  *
  * The file is written in place (callers wanting atomicity write to a temporary name and
- * rename). Every CPU's data must be whole pages. Returns the size of the file written, or
- * -1 with errno set (the partial file is removed).
+ * rename). Every CPU's data must be whole pages. @adopted (may be NULL) gets the CPU whose
+ * file was adopted as the trace (src.adopt), or -1 when every CPU's data was copied or the
+ * write failed. Returns the size of the file written, or -1 with errno set and the message
+ * in @err (the partial file is removed).
  */
-long long cb_tracedat_write(const char *path, const struct cb_tracedat_src *src);
-
-/*
- * cb_tracedat_adopted - the CPU whose file the last successful cb_tracedat_write() of this
- * thread adopted as the trace (src.adopt), or -1 when it copied every CPU's data
- */
-int cb_tracedat_adopted(void);
-
-/* cb_tracedat_error - what the last failing cb_tracedat_* call of this thread failed on */
-const char *cb_tracedat_error(void);
+long long cb_tracedat_write(const char *path, const struct cb_tracedat_src *src, int *adopted,
+			     char *err, size_t errlen);
 
 /*
  * cb_tracedat_page_size - the ring-buffer page size a tracefs tree describes
- * (events/header_page: offset + size of the "data" field). Returns it, or -1 with errno.
+ * (events/header_page: offset + size of the "data" field). Returns it, or -1 with errno
+ * set and the message in @err.
  */
-int cb_tracedat_page_size(const char *tracing_dir);
+int cb_tracedat_page_size(const char *tracing_dir, char *err, size_t errlen);
 
 /*
  * cb_tracedat_event_id - the numeric id ("ID:" line of the format) of system:event in
- * @tracing_dir (NULL: the mounted tracefs). Returns it, or -1 with errno set.
+ * @tracing_dir (NULL: the mounted tracefs). Returns it, or -1 with errno set and the
+ * message in @err.
  */
-int cb_tracedat_event_id(const char *tracing_dir, const char *system, const char *event);
+int cb_tracedat_event_id(const char *tracing_dir, const char *system, const char *event,
+			 char *err, size_t errlen);
 
 /*
  * A builder of synthetic ring-buffer pages for a 64-bit little- or big-endian host (the

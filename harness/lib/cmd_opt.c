@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-int cb_opt_parser_init(struct cb_opt_parser *p, const struct cb_opt *opts, size_t n, bool stop)
+int cb_opt_parser_init(struct cb_opt_parser *p, const struct cb_opt *opts, size_t n,
+		       unsigned int flags)
 {
 	size_t s = 0;
 
@@ -17,8 +18,10 @@ int cb_opt_parser_init(struct cb_opt_parser *p, const struct cb_opt *opts, size_
 		errno = EINVAL;
 		return -1;
 	}
+	optind = 1;
+	opterr = !!(flags & CB_OPT_GETOPT_SAYS);
 	memset(p, 0, sizeof(*p));
-	if (stop)
+	if (flags & CB_OPT_STOP)
 		p->shortopts[s++] = '+';
 	for (size_t i = 0; i < n; i++) {
 		p->longopts[i] = (struct option){ opts[i].name,
@@ -78,6 +81,14 @@ void cb_opt_usage_style(FILE *out, const struct cb_opt *opts, size_t n, int widt
 	}
 }
 
+void cb_opt_page_print(FILE *out, const struct cb_opt_page *pg)
+{
+	fputs(pg->head, out);
+	cb_opt_usage_style(out, pg->opts, pg->n, pg->width, pg->style);
+	if (pg->tail)
+		fputs(pg->tail, out);
+}
+
 int cb_opt_bad(const char *cmd, const struct cb_opt *opts, size_t n, char **argv)
 {
 	const char *a = argv[optind - 1];
@@ -107,9 +118,7 @@ int cb_opt_help_only(const char *cmd, const char *usage, int argc, char **argv)
 	struct cb_opt_parser p;
 	int c;
 
-	cb_opt_parser_init(&p, help, 1, false);
-	optind = 1;
-	opterr = 0;
+	cb_opt_parser_init(&p, help, 1, 0);
 	c = cb_opt_next(&p, argc, argv);
 	if (c == -1)
 		return -1;

@@ -31,13 +31,26 @@ struct cb_opt_parser {
 	char shortopts[3 * CB_OPT_MAX + 2];
 };
 
+/* how a parse goes (cb_opt_parser_init's @flags) */
+enum cb_opt_parser_flags {
+	/* stop at the first non-option (getopt's "+": what follows is another command's) */
+	CB_OPT_STOP = 1 << 0,
+	/*
+	 * getopt names a bad option itself on stderr ("unrecognized option"); without it the
+	 * command names it, with cb_opt_bad()
+	 */
+	CB_OPT_GETOPT_SAYS = 1 << 1,
+};
+
 /*
  * cb_opt_parser_init - fill @p from the @n rows of @opts: a long option per row, a short
- * one per row whose key is below 128 (with ':' when it takes a value); with @stop, parsing
- * stops at the first non-option (getopt's "+": what follows is another command's). Returns
- * 0, or -1 with EINVAL for more than CB_OPT_MAX rows.
+ * one per row whose key is below 128 (with ':' when it takes a value); and set getopt up
+ * for a parse from argv[1] (optind 1, opterr as @flags say: enum cb_opt_parser_flags), so
+ * a command calls it right before its cb_opt_next() loop. Returns 0, or -1 with EINVAL for
+ * more than CB_OPT_MAX rows.
  */
-int cb_opt_parser_init(struct cb_opt_parser *p, const struct cb_opt *opts, size_t n, bool stop);
+int cb_opt_parser_init(struct cb_opt_parser *p, const struct cb_opt *opts, size_t n,
+		       unsigned int flags);
 
 /* cb_opt_next - getopt_long(@argc, @argv) over @p's tables: the key of the next option */
 int cb_opt_next(const struct cb_opt_parser *p, int argc, char **argv);
@@ -62,6 +75,19 @@ enum cb_opt_usage_flags {
  */
 void cb_opt_usage_style(FILE *out, const struct cb_opt *opts, size_t n, int width,
 			unsigned int flags);
+
+/* a command's whole usage: the text before the option lines, the lines, the text after */
+struct cb_opt_page {
+	const char *head;		/* "usage: compactbench CMD ...\n\n..." */
+	const struct cb_opt *opts;	/* the rows whose help becomes the option lines */
+	size_t n;
+	int width;			/* of the option lines' left column */
+	unsigned int style;		/* enum cb_opt_usage_flags; 0: cb_opt_usage's layout */
+	const char *tail;		/* after the option lines; NULL: nothing */
+};
+
+/* cb_opt_page_print - @pg's head, option lines (cb_opt_usage_style) and tail to @out */
+void cb_opt_page_print(FILE *out, const struct cb_opt_page *pg);
 
 /*
  * cb_opt_bad - after cb_opt_next returned '?' for @argv: name on stderr the option that was

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,20 @@ void *cb_xrealloc(void *p, size_t size)
 	return p;
 }
 
+void *cb_xgrow(void *p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t ncap;
+
+	if (n < *cap)
+		return p;
+	ncap = *cap ? *cap * 2 : first ? first : 1;
+	if (ncap < *cap || (size && ncap > SIZE_MAX / size))
+		cb_oom();
+	p = cb_xrealloc(p, ncap * size);
+	*cap = ncap;
+	return p;
+}
+
 char *cb_xstrdup(const char *s)
 {
 	char *d = strdup(s);
@@ -71,4 +86,31 @@ char *cb_xasprintf(const char *fmt, ...)
 	if (n < 0)
 		cb_oom();
 	return s;
+}
+
+int cb_vfail(char *err, size_t errlen, int e, const char *fmt, va_list ap)
+{
+	if (err && errlen)
+		vsnprintf(err, errlen, fmt, ap);
+	errno = e;
+	return -1;
+}
+
+int cb_fail(char *err, size_t errlen, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_vfail(err, errlen, e, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void cb_set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cb_vfail(err, errlen, errno, fmt, ap);
+	va_end(ap);
 }

@@ -29,6 +29,9 @@
 #include "tracedat.h"
 #include "util.h"
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 #define PAGE 4096
 #define NPAGES 4
 #define T0 1000000000ULL
@@ -187,7 +190,7 @@ static void write_scenario(const char *path)
 	e_entry(1, T0 + 5100, ID_DC, 204, 9, GFP_TRANSHUGE);
 	cpus[0].size = (syn.page[0] + 1) * PAGE;
 	cpus[1].size = (syn.page[1] + 1) * PAGE;
-	assert_true(cb_tracedat_write(path, &src) > 0);
+	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
 }
 
 static int64_t jint(struct json_object *o, const char *a, const char *b)

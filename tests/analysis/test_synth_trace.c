@@ -43,6 +43,9 @@ static char tmp[] = "/tmp/cb-test-synth-XXXXXX";
 
 #include "synth_trace.h"
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 
 /*
  * The scenario (ns after T0), events of one pid spread over both CPUs:
@@ -123,7 +126,7 @@ static int write_scenario(const char *path)
 	e_begin(&s, 1, T0 + 14010, 104);
 	cpus[0].size = (s.page[0] + 1) * PAGE;
 	cpus[1].size = (s.page[1] + 1) * PAGE;
-	assert_true(cb_tracedat_write(path, &src) > 0);
+	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
 	return s.events;
 }
 
@@ -541,7 +544,7 @@ static int write_demand_scenario(const char *path)
 	e_begin(&s, 0, T0 + 9510, 38);
 	cpus[0].size = (s.page[0] + 1) * PAGE;
 	cpus[1].size = (s.page[1] + 1) * PAGE;
-	assert_true(cb_tracedat_write(path, &src) > 0);
+	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
 	return s.events;
 }
 

@@ -40,6 +40,9 @@ static char tmp[] = "/tmp/cb-test-waves-XXXXXX";
 
 #include "synth_trace.h"
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 /* a THP stall of pid @pid from @t lasting @d ns: try, begin, end (success), alloc o9 */
 static void thp_stall(struct synth *s, uint64_t t, int pid, uint64_t d)
 {
@@ -73,7 +76,7 @@ static void write_wave_trace(const char *path)
 		thp_stall(&s, at[i], 100 + (int)i, dur[i]);
 	cpus[0].size = (s.page[0] + 1) * PAGE;
 	cpus[1].size = (s.page[1] + 1) * PAGE;
-	assert_true(cb_tracedat_write(path, &src) > 0);
+	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
 }
 
 #define WAVES_LINE "{\"type\":\"waves\",\"arrival\":\"periodic\",\"period_s\":0.00001," \

@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 static void log_line(const char *msg)
 {
 	fprintf(stderr, "cbrecord: %s\n", msg);
@@ -64,9 +67,9 @@ int main(int argc, char **argv)
 	if (nev)
 		o.events = ev;
 	cb_collector_cleanup_stale(log_line);
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	if (!c) {
-		fprintf(stderr, "cbrecord: %s\n", cb_collector_error(NULL));
+		fprintf(stderr, "cbrecord: %s\n", cberr);
 		return 1;
 	}
 	if (optind < argc) {

@@ -38,6 +38,9 @@
 #include "collector.h"
 #include "util.h"
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 static char spool[] = "/tmp/cbcollector-XXXXXX";
 static char top_on[16];
 static const char *tdir;
@@ -186,7 +189,7 @@ static void record_burst(enum cb_collector_spool method, const char *name)
 	int i;
 
 	trace_path(path, sizeof(path), name);
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	thp_child(128);
 	run_true(5);
@@ -274,7 +277,7 @@ static void big_burst(size_t buffer_kb, unsigned int poll_ms, bool expect_lost)
 	int i;
 
 	trace_path(path, sizeof(path), "big");
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	base_child(256, 2);
 	assert_int_equal(cb_collector_stop(c, path, &st), 0);
@@ -329,7 +332,7 @@ static void test_forks_of_ours(void **state)
 	int i, j;
 
 	trace_path(path, sizeof(path), "forks");
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	for (i = 0; i < 20; i++) {
 		kids[i] = fork();
@@ -372,12 +375,12 @@ static void test_instance_lifecycle(void **state)
 	snprintf(name, sizeof(name), "compactbench-%d", (int)getpid());
 	trace_path(path, sizeof(path), "life");
 	/* stop */
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	assert_string_equal(cb_collector_instance_name(c), name);
 	assert_true(instance_exists(name));
 	/* a second collector in the same process is refused, the first stays intact */
-	assert_null(cb_collector_start(&o));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
 	assert_int_equal(errno, EEXIST);
 	assert_true(instance_exists(name));
 	assert_int_equal(cb_collector_stop(c, path, &st), 0);
@@ -387,7 +390,7 @@ static void test_instance_lifecycle(void **state)
 	cb_collector_free(c);
 	unlink(path);
 	/* abort */
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	cb_collector_abort(c);
 	assert_false(instance_exists(name));
@@ -398,7 +401,7 @@ static void test_instance_lifecycle(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct cb_collector *cc = cb_collector_start(&o);
+		struct cb_collector *cc = cb_collector_start(&o, cberr, sizeof(cberr));
 
 		if (write(pfd[1], cc ? "1" : "0", 1) != 1)
 			_exit(1);
@@ -418,7 +421,7 @@ static void test_instance_lifecycle(void **state)
 	assert_non_null(strstr(logged, name));
 	assert_false(instance_exists(name));
 	/* our own live instance is never taken for a stale one */
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	assert_true(cb_collector_cleanup_stale(log_cb) >= 0);
 	assert_true(instance_exists(cb_collector_instance_name(c)));
@@ -444,7 +447,7 @@ static void test_missing_and_errors(void **state)
 
 	snprintf(name, sizeof(name), "compactbench-%d", (int)getpid());
 	trace_path(path, sizeof(path), "missing");
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	assert_int_equal(cb_collector_stop(c, path, &st), 0);
 	assert_string_equal(st.enabled[0], "sched:sched_process_fork");
@@ -457,27 +460,27 @@ static void test_missing_and_errors(void **state)
 	unlink(path);
 
 	o.events = none;
-	assert_null(cb_collector_start(&o));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
 	assert_int_equal(errno, ENOENT);
-	assert_non_null(strstr(cb_collector_error(NULL), "none of the requested events"));
+	assert_non_null(strstr(cberr, "none of the requested events"));
 	o.events = bad;
-	assert_null(cb_collector_start(&o));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
 	assert_int_equal(errno, EINVAL);
-	assert_non_null(strstr(cb_collector_error(NULL), "nocolon"));
+	assert_non_null(strstr(cberr, "nocolon"));
 	o.events = badpath;
-	assert_null(cb_collector_start(&o));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
 	assert_int_equal(errno, EINVAL);
 	o.events = badfilter;
-	assert_null(cb_collector_start(&o));
-	assert_non_null(strstr(cb_collector_error(NULL), "filter"));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
+	assert_non_null(strstr(cberr, "filter"));
 	o.events = some;
 	o.spool_dir = "/nonexistent/spool";
-	assert_null(cb_collector_start(&o));
-	assert_non_null(strstr(cb_collector_error(NULL), "/nonexistent/spool"));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
+	assert_non_null(strstr(cberr, "/nonexistent/spool"));
 	o.spool_dir = spool;
 	o.clock = "nosuchclock";
-	assert_null(cb_collector_start(&o));
-	assert_non_null(strstr(cb_collector_error(NULL), "nosuchclock"));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
+	assert_non_null(strstr(cberr, "nosuchclock"));
 	/* no failed start leaves anything */
 	assert_false(instance_exists(name));
 	assert_true(spool_empty());
@@ -493,7 +496,7 @@ static void test_defaults(void **state)
 	int i;
 
 	trace_path(path, sizeof(path), "defaults");
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	thp_child(32);
 	assert_int_equal(cb_collector_stop(c, path, &st), 0);
@@ -540,7 +543,7 @@ static void test_beside_top(void **state)
 	assert_int_equal(cb_read_trimmed(ep, en_after, sizeof(en_after)), 0);
 	assert_string_equal(en_after, "1");
 	snprintf(on_before, sizeof(on_before), "%d", tracefs_trace_is_on(NULL));
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	assert_non_null(c);
 	run_true(3);
 	assert_int_equal(cb_collector_stop(c, path, &st), 0);

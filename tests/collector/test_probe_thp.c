@@ -33,6 +33,9 @@
 #include "collector.h"
 #include "util.h"
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 #define GFP_COMP_6X 0x40000	/* ___GFP_COMP in 6.1 and 6.18 (bit 18) */
 #define GFP_BITS 26
 
@@ -130,12 +133,12 @@ int main(void)
 		return 1;
 	o.spool_dir = spool;
 	snprintf(path, sizeof(path), "%s/thp.dat", spool);
-	col = cb_collector_start(&o);
+	col = cb_collector_start(&o, cberr, sizeof(cberr));
 	if (!col) {
 		int e = errno;
 
 		printf("%s: %s\n", e == ENOTSUP || e == EPERM || e == ENOENT ? "SKIP" : "FAIL",
-		       cb_collector_error(NULL));
+		       cberr);
 		cb_rm_rf(spool);
 		return e == ENOTSUP || e == EPERM || e == ENOENT ? 77 : 1;
 	}

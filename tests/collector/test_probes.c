@@ -42,6 +42,9 @@
 #include "probes.h"
 #include "util.h"
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 static const char *fixtures;
 static char kallsyms[PATH_MAX];
 static char scratch[] = "/tmp/cbprobes-XXXXXX";
@@ -126,26 +129,33 @@ static void test_resolve(void **state)
 {
 	char sym[256];
 
-	assert_int_equal(cb_probes_resolve(kallsyms, "__alloc_pages_slowpath", sym, sizeof(sym)), 0);
+	assert_int_equal(cb_probes_resolve(kallsyms, "__alloc_pages_slowpath", sym, sizeof(sym),
+					   cberr, sizeof(cberr)), 0);
 	assert_string_equal(sym, "__alloc_pages_slowpath.constprop.0");
 	assert_int_equal(cb_probes_resolve(kallsyms, "__alloc_pages_direct_compact", sym,
-					   sizeof(sym)), 0);
+					   sizeof(sym), cberr, sizeof(cberr)), 0);
 	assert_string_equal(sym, "__alloc_pages_direct_compact");
-	assert_int_equal(cb_probes_resolve(kallsyms, "exact_wins", sym, sizeof(sym)), 0);
+	assert_int_equal(cb_probes_resolve(kallsyms, "exact_wins", sym, sizeof(sym),
+					   cberr, sizeof(cberr)), 0);
 	assert_string_equal(sym, "exact_wins");
-	assert_int_equal(cb_probes_resolve(kallsyms, "only_isra", sym, sizeof(sym)), 0);
+	assert_int_equal(cb_probes_resolve(kallsyms, "only_isra", sym, sizeof(sym),
+					   cberr, sizeof(cberr)), 0);
 	assert_string_equal(sym, "only_isra.isra.0");
-	assert_int_equal(cb_probes_resolve(kallsyms, "only_part", sym, sizeof(sym)), 0);
+	assert_int_equal(cb_probes_resolve(kallsyms, "only_part", sym, sizeof(sym),
+					   cberr, sizeof(cberr)), 0);
 	assert_string_equal(sym, "only_part.part.0");
 	/* a data symbol, a prefix of a longer name: not a match */
-	assert_int_equal(cb_probes_resolve(kallsyms, "__alloc_pages", sym, sizeof(sym)), -1);
+	assert_int_equal(cb_probes_resolve(kallsyms, "__alloc_pages", sym, sizeof(sym),
+					   cberr, sizeof(cberr)), -1);
 	assert_int_equal(errno, ENOENT);
-	assert_int_equal(cb_probes_resolve(kallsyms, "cb_no_such_function", sym, sizeof(sym)), -1);
+	assert_int_equal(cb_probes_resolve(kallsyms, "cb_no_such_function", sym, sizeof(sym),
+					   cberr, sizeof(cberr)), -1);
 	assert_int_equal(errno, ENOENT);
-	assert_non_null(strstr(cb_probes_error(), "cb_no_such_function"));
-	assert_non_null(strstr(cb_probes_error(), kallsyms));
-	assert_int_equal(cb_probes_resolve("/nonexistent/kallsyms", "x", sym, sizeof(sym)), -1);
-	assert_non_null(strstr(cb_probes_error(), "/nonexistent/kallsyms"));
+	assert_non_null(strstr(cberr, "cb_no_such_function"));
+	assert_non_null(strstr(cberr, kallsyms));
+	assert_int_equal(cb_probes_resolve("/nonexistent/kallsyms", "x", sym, sizeof(sym),
+					   cberr, sizeof(cberr)), -1);
+	assert_non_null(strstr(cberr, "/nonexistent/kallsyms"));
 }
 
 static void test_create_destroy(void **state)
@@ -158,9 +168,9 @@ static void test_create_destroy(void **state)
 	int n;
 
 	snprintf(sys, sizeof(sys), "compactbench_%d", (int)getpid());
-	p = cb_probes_create(&o);
+	p = cb_probes_create(&o, cberr, sizeof(cberr));
 	if (!p)
-		print_message("%s\n", cb_probes_error());
+		print_message("%s\n", cberr);
 	assert_non_null(p);
 	ev = cb_probes_events(p);
 	for (n = 0; ev[n]; n++)
@@ -185,7 +195,7 @@ static void test_create_destroy(void **state)
 		 "ret=$retval:x64\n", sys);
 	assert_non_null(strstr(s, want));
 	free(s);
-	assert_int_equal(cb_probes_destroy(p), 0);
+	assert_int_equal(cb_probes_destroy(p, cberr, sizeof(cberr)), 0);
 	s = read_kpe();
 	snprintf(want, sizeof(want), "-:%s/alloc_slowpath", sys);
 	assert_non_null(strstr(s, want));
@@ -201,23 +211,23 @@ static void test_cannot(void **state)
 	char *s;
 
 	/* a symbol that does not exist: named, nothing written */
-	assert_null(cb_probes_create(&o));
+	assert_null(cb_probes_create(&o, cberr, sizeof(cberr)));
 	assert_int_equal(errno, ENOENT);
-	assert_non_null(strstr(cb_probes_error(), "symbol cb_no_such_function is not in"));
+	assert_non_null(strstr(cberr, "symbol cb_no_such_function is not in"));
 	s = read_kpe();
 	assert_string_equal(s, "");
 	free(s);
 	/* lockdown */
 	o.slowpath_symbol = NULL;
 	put(lockdown, "none integrity [confidentiality]");
-	assert_null(cb_probes_create(&o));
+	assert_null(cb_probes_create(&o, cberr, sizeof(cberr)));
 	assert_int_equal(errno, EPERM);
-	assert_non_null(strstr(cb_probes_error(), "lockdown"));
+	assert_non_null(strstr(cberr, "lockdown"));
 	/* no kprobe events in the kernel */
 	assert_int_equal(unlink(kpe), 0);
-	assert_null(cb_probes_create(&o));
+	assert_null(cb_probes_create(&o, cberr, sizeof(cberr)));
 	assert_int_equal(errno, ENOTSUP);
-	assert_non_null(strstr(cb_probes_error(), "no kprobe events"));
+	assert_non_null(strstr(cberr, "no kprobe events"));
 	assert_int_equal(cb_probes_cleanup_stale(NULL), 0);
 }
 
@@ -272,16 +282,16 @@ static void test_not_tracefs(void **state)
 {
 	struct cb_collector_opts o = { .spool_dir = scratch, .tracing_dir = scratch };
 
-	assert_int_equal(cb_collector_set_tracing_dir(scratch), -1);
+	assert_int_equal(cb_collector_set_tracing_dir(scratch, cberr, sizeof(cberr)), -1);
 	assert_int_equal(errno, ENODEV);
-	assert_non_null(strstr(cb_collector_error(NULL), "is not a tracefs mount"));
-	assert_non_null(strstr(cb_collector_error(NULL), scratch));
-	assert_null(cb_collector_start(&o));
+	assert_non_null(strstr(cberr, "is not a tracefs mount"));
+	assert_non_null(strstr(cberr, scratch));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
 	assert_int_equal(errno, ENODEV);
-	assert_non_null(strstr(cb_collector_error(NULL), "tracefs is not mounted there"));
+	assert_non_null(strstr(cberr, "tracefs is not mounted there"));
 	o.tracing_dir = "/nonexistent/tracing";
-	assert_null(cb_collector_start(&o));
-	assert_non_null(strstr(cb_collector_error(NULL), "/nonexistent/tracing"));
+	assert_null(cb_collector_start(&o, cberr, sizeof(cberr)));
+	assert_non_null(strstr(cberr, "/nonexistent/tracing"));
 }
 
 int main(int argc, char **argv)

@@ -27,6 +27,9 @@
 #include "tracedat.h"
 #include "util.h"
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 #define PAGE 4096
 
 static const char *fixture;
@@ -125,11 +128,13 @@ static void small_ev(struct small *e, int id, int pid, uint32_t order, uint64_t 
 
 static void test_page_size_and_ids(void **state)
 {
-	assert_int_equal(cb_tracedat_page_size(fixture), 4096);
-	assert_int_equal(cb_tracedat_event_id(fixture, "cbtest", "small"), 901);
-	assert_int_equal(cb_tracedat_event_id(fixture, "cbtest", "big"), 902);
-	assert_int_equal(cb_tracedat_event_id(fixture, "cbtest", "nosuch"), -1);
-	assert_non_null(strstr(cb_tracedat_error(), "cbtest/nosuch/format"));
+	assert_int_equal(cb_tracedat_page_size(fixture, cberr, sizeof(cberr)), 4096);
+	assert_int_equal(cb_tracedat_event_id(fixture, "cbtest", "small",
+					      cberr, sizeof(cberr)), 901);
+	assert_int_equal(cb_tracedat_event_id(fixture, "cbtest", "big", cberr, sizeof(cberr)), 902);
+	assert_int_equal(cb_tracedat_event_id(fixture, "cbtest", "nosuch",
+					      cberr, sizeof(cberr)), -1);
+	assert_non_null(strstr(cberr, "cbtest/nosuch/format"));
 }
 
 static void test_page_builder_limits(void **state)
@@ -205,7 +210,7 @@ static void test_synthetic_roundtrip(void **state)
 	assert_int_equal(cb_tracedat_page_add(&p, want_ts[6], &e, sizeof(e)), 0);
 
 	snprintf(path, sizeof(path), "%s/synth.dat", tmpdir);
-	size = cb_tracedat_write(path, &src);
+	size = cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr));
 	assert_true(size > 3 * PAGE);
 	{
 		struct stat st;
@@ -244,34 +249,34 @@ static void test_writer_errors(void **state)
 
 	snprintf(path, sizeof(path), "%s/bad.dat", tmpdir);
 	/* not whole pages */
-	assert_int_equal(cb_tracedat_write(path, &src), -1);
+	assert_int_equal(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)), -1);
 	assert_int_equal(errno, EINVAL);
-	assert_non_null(strstr(cb_tracedat_error(), "whole"));
+	assert_non_null(strstr(cberr, "whole"));
 	assert_int_not_equal(access(path, F_OK), 0);	/* partial file removed */
 	/* an event without a format */
 	cpu.size = 0;
 	src.events = bad_events;
-	assert_int_equal(cb_tracedat_write(path, &src), -1);
-	assert_non_null(strstr(cb_tracedat_error(), "cbtest/nosuch/format"));
+	assert_int_equal(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)), -1);
+	assert_non_null(strstr(cberr, "cbtest/nosuch/format"));
 	/* a corrupt format: no ID line */
 	src.events = corrupt;
-	assert_int_equal(cb_tracedat_write(path, &src), -1);
+	assert_int_equal(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)), -1);
 	assert_int_equal(errno, EINVAL);
-	assert_non_null(strstr(cb_tracedat_error(), "cbtest/corrupt/format is corrupt"));
+	assert_non_null(strstr(cberr, "cbtest/corrupt/format is corrupt"));
 	assert_int_not_equal(access(path, F_OK), 0);
 	src.events = no_colon;
-	assert_int_equal(cb_tracedat_write(path, &src), -1);
+	assert_int_equal(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)), -1);
 	assert_int_equal(errno, EINVAL);
 	/* a missing data file */
 	cpu.path = "/nonexistent/cpu0";
 	src.events = events;
-	assert_int_equal(cb_tracedat_write(path, &src), -1);
-	assert_non_null(strstr(cb_tracedat_error(), "/nonexistent/cpu0"));
+	assert_int_equal(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)), -1);
+	assert_non_null(strstr(cberr, "/nonexistent/cpu0"));
 	/* no tree */
 	cpu.path = NULL;
 	src.tracing_dir = "/nonexistent";
-	assert_int_equal(cb_tracedat_write(path, &src), -1);
-	assert_non_null(strstr(cb_tracedat_error(), "/nonexistent/events/header_page"));
+	assert_int_equal(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)), -1);
+	assert_non_null(strstr(cberr, "/nonexistent/events/header_page"));
 	assert_int_not_equal(access(path, F_OK), 0);
 }
 
@@ -285,7 +290,7 @@ static void test_empty_trace(void **state)
 	struct seen s;
 
 	snprintf(path, sizeof(path), "%s/empty.dat", tmpdir);
-	assert_true(cb_tracedat_write(path, &src) > 0);
+	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
 	assert_int_equal(read_back(path, &s), 0);
 	assert_int_equal(s.n, 0);
 	unlink(path);
@@ -351,11 +356,10 @@ static int adopt_case(const char *dir, const char *outdir)
 	spool_file(f2, 3, &seq, 2000);
 	cpus[1].path = f1;
 	cpus[2].path = f2;
-	assert_true(cb_tracedat_write(copied, &src) > 9 * PAGE);
-	assert_int_equal(cb_tracedat_adopted(), -1);
+	assert_true(cb_tracedat_write(copied, &src, &who, cberr, sizeof(cberr)) > 9 * PAGE);
+	assert_int_equal(who, -1);
 	src.adopt = true;
-	assert_true(cb_tracedat_write(adopted, &src) > 9 * PAGE);
-	who = cb_tracedat_adopted();
+	assert_true(cb_tracedat_write(adopted, &src, &who, cberr, sizeof(cberr)) > 9 * PAGE);
 	a = slurp(copied, &la);
 	b = slurp(adopted, &lb);
 	assert_int_equal(la, lb);

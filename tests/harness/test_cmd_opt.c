@@ -53,15 +53,21 @@ static void test_parser_tables(void **state)
 			 "rest", NULL };
 	int want[] = { 'o', 256, 257, 257, 'h', '?' }, c, i = 0;
 
-	assert_int_equal(cb_opt_parser_init(&p, opts, CB_ARRAY_SIZE(opts), false), 0);
+	optind = 5;
+	opterr = 1;
+	assert_int_equal(cb_opt_parser_init(&p, opts, CB_ARRAY_SIZE(opts), 0), 0);
+	/* set up for a parse from argv[1], the bad options left to the caller */
+	assert_int_equal(optind, 1);
+	assert_int_equal(opterr, 0);
 	assert_string_equal(p.shortopts, "o:h");
 	assert_int_equal(p.longopts[2].has_arg, required_argument);
 	assert_int_equal(p.longopts[1].has_arg, no_argument);
 	assert_null(p.longopts[CB_ARRAY_SIZE(opts)].name);
-	assert_int_equal(cb_opt_parser_init(&p, opts, CB_ARRAY_SIZE(opts), true), 0);
+	assert_int_equal(cb_opt_parser_init(&p, opts, CB_ARRAY_SIZE(opts), CB_OPT_GETOPT_SAYS), 0);
+	assert_int_equal(opterr, 1);
+	assert_int_equal(cb_opt_parser_init(&p, opts, CB_ARRAY_SIZE(opts), CB_OPT_STOP), 0);
 	assert_string_equal(p.shortopts, "+o:h");
-	optind = 1;
-	opterr = 0;
+	assert_int_equal(opterr, 0);
 	while ((c = cb_opt_next(&p, 10, argv)) != -1) {
 		assert_true(i < (int)CB_ARRAY_SIZE(want));
 		assert_int_equal(c, want[i++]);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,6 +85,50 @@ static void test_oom_aborts_with_message(void **state)
 	}
 }
 
+/* cb_xgrow: @first when empty, twice the capacity when full, nothing in between */
+static void test_grow_doubles_when_full(void **state)
+{
+	size_t cap = 0, n = 0;
+	int *v = NULL;
+
+	v = cb_xgrow(v, &cap, n, sizeof(*v), 4);
+	assert_int_equal(cap, 4);
+	for (n = 0; n < 9; n++) {
+		v = cb_xgrow(v, &cap, n, sizeof(*v), 4);
+		v[n] = (int)n * 3;
+	}
+	assert_int_equal(cap, 16);
+	for (n = 0; n < 9; n++)
+		assert_int_equal(v[n], (int)n * 3);
+	assert_ptr_equal(cb_xgrow(v, &cap, 15, sizeof(*v), 4), v);
+	assert_int_equal(cap, 16);
+	free(v);
+}
+
+/* cb_fail, cb_set_err: the line into the buffer (cut to fit), errno set, -1; no buffer: errno only */
+static void test_fail_writes_the_line(void **state)
+{
+	char err[16];
+
+	errno = 0;
+	assert_int_equal(cb_fail(err, sizeof(err), ENOENT, "no %s in %d", "file", 42), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(err, "no file in 42");
+	assert_int_equal(cb_fail(err, sizeof(err), EINVAL, "%s", "0123456789abcdefXYZ"), -1);
+	assert_string_equal(err, "0123456789abcde");
+	assert_int_equal(errno, EINVAL);
+	memcpy(err, "kept", 5);
+	assert_int_equal(cb_fail(NULL, 0, EIO, "not written"), -1);
+	assert_int_equal(cb_fail(err, 0, EIO, "not written"), -1);
+	assert_int_equal(errno, EIO);
+	assert_string_equal(err, "kept");
+	/* cb_set_err: the same line, errno left as it was */
+	errno = EACCES;
+	cb_set_err(err, sizeof(err), "%s: %d", "x", 7);
+	assert_string_equal(err, "x: 7");
+	assert_int_equal(errno, EACCES);
+}
+
 static void test_allocations_that_fit(void **state)
 {
 	char *s = cb_xstrdup("compaction");
@@ -107,6 +152,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_oom_aborts_with_message),
 		cmocka_unit_test(test_allocations_that_fit),
+		cmocka_unit_test(test_fail_writes_the_line),
+		cmocka_unit_test(test_grow_doubles_when_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

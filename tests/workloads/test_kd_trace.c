@@ -24,6 +24,9 @@
 #include "collector.h"
 #include "wlt.h"
 
+/* the message of the last failing call under test */
+static char cberr[1024];
+
 #define MAX_ORDER 11
 
 static const char *prog;
@@ -83,9 +86,9 @@ static void record(const char *paths, struct histogram *hist, struct wlt_result 
 	if (geteuid() != 0 || access("/sys/kernel/tracing/events/kmem/mm_page_alloc", F_OK))
 		skip();
 	assert_non_null(mkdtemp(dir));
-	c = cb_collector_start(&o);
+	c = cb_collector_start(&o, cberr, sizeof(cberr));
 	if (!c)
-		fail_msg("collector: %s", cb_collector_error(NULL));
+		fail_msg("collector: %s", cberr);
 	/* no assertion until the collector is stopped: a failure would leave its instance */
 	ret = wlt_run(argv, NULL, r);
 	snprintf(trace, sizeof(trace), "%s/trace.dat", dir);
