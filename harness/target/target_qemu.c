@@ -438,8 +438,9 @@ static int plan_guest(struct cb_run *run, const struct cb_cell *cell, const char
 		return -1;
 	}
 	set_marks(cell);
-	return cb_path(console, size, "%s", n > 1 ? qs.batch.console :
-		       (snprintf(console, size, "%s/console.log", cell_dir), console));
+	if (n > 1)
+		return cb_path(console, size, "%s", qs.batch.console);
+	return cb_path(console, size, "%s/console.log", cell_dir);
 }
 
 /* a fresh guest for @cell, KVM probed first where it may work */
@@ -600,8 +601,12 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 
 static void qemu_teardown(struct cb_run *run)
 {
+	char path[PATH_MAX];
+
 	/* a batch's guest still waiting for cells the run will not start */
 	cb_qbatch_end(&qs.batch);
+	if (cb_path(path, sizeof(path), "%s/.batch", run->dir) == 0)
+		rmdir(path); /* if empty: a killed run's batches stay for a look */
 }
 
 const struct cb_target_ops cb_target_qemu = {
