@@ -176,13 +176,19 @@ static void test_isolation_tolerances(void **state)
 	now.blocks9--;
 	assert_false(cb_iso_within(&base, &now, why, sizeof(why)));
 	assert_non_null(strstr(why, "192 free order-9 blocks"));
-	/* not Movable: 25% of 16 = 4 */
+	/* not Movable: 25% of 16 = 4, at least 8 */
 	now = base;
-	now.unmovable = 20;
+	now.unmovable = 24;
 	assert_true(cb_iso_within(&base, &now, why, sizeof(why)));
-	now.unmovable = 21;
+	now.unmovable = 25;
 	assert_false(cb_iso_within(&base, &now, why, sizeof(why)));
-	assert_non_null(strstr(why, "21 pageblocks not Movable"));
+	assert_non_null(strstr(why, "25 pageblocks not Movable"));
+	/* 25% of 40 = 10, above 8 */
+	base.unmovable = 40;
+	now.unmovable = 50;
+	assert_true(cb_iso_within(&base, &now, why, sizeof(why)));
+	now.unmovable = 51;
+	assert_false(cb_iso_within(&base, &now, why, sizeof(why)));
 }
 
 static void test_batch_files(void **state)
