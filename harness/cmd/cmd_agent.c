@@ -10,7 +10,9 @@
 #include "cmd.h"
 #include "cmd_opt.h"
 #include "collector.h"
+#include "isolation.h"
 #include "matrix.h"
+#include "meta.h"
 #include "run.h"
 #include "target.h"
 #include "target_class.h"
@@ -25,7 +27,7 @@
 #include <unistd.h>
 
 static const char agent_usage[] =
-	"usage: compactbench agent [--quick] [--target NAME] CONFIG CELL_ID OUTDIR\n"
+	"usage: compactbench agent [--quick] [--target NAME] [--isolation FILE] CONFIG CELL_ID OUTDIR\n"
 	"\n"
 	"Run the one cell CELL_ID (<kernel>.<setting>.<workload>.r<rep>) of the matrix CONFIG\n"
 	"on the running kernel and write its directory OUTDIR/CELL_ID: the setting's knobs are\n"
@@ -34,10 +36,14 @@ static const char agent_usage[] =
 	"host too (as root). SIGINT, SIGTERM, SIGHUP (the ssh session died) and SIGPIPE stop\n"
 	"the cell and restore the knobs. --target names the target that started it (qemu,\n"
 	"ssh; default host) for meta.json's \"target\".\n"
+	"--isolation FILE: this kernel ran other cells before (a qemu guest of [global] boot =\n"
+	"per-kernel): first drop caches, compact and read free memory, free order-9 blocks\n"
+	"and pageblock types; the first cell writes them to FILE, a later one compares and\n"
+	"declines (exit 3) if they are not back near FILE's (meta.json \"isolation\").\n"
 	"\n"
-	"Exit: 0 the cell completed, 1 it failed, 2 bad input.\n";
+	"Exit: 0 the cell completed, 1 it failed, 2 bad input, 3 declined (--isolation).\n";
 
-enum { OPT_QUICK = 256, OPT_TARGET };
+enum { OPT_QUICK = 256, OPT_TARGET, OPT_ISOLATION };
 
 /*
  * the options, once: getopt's tables (cmd_opt.h); the usage above says what they do. An
@@ -46,6 +52,7 @@ enum { OPT_QUICK = 256, OPT_TARGET };
 static const struct cb_opt agent_opts[] = {
 	{ "quick", OPT_QUICK, NULL, NULL },
 	{ "target", OPT_TARGET, "NAME", NULL },
+	{ "isolation", OPT_ISOLATION, "FILE", NULL },
 	{ "help", 'h', NULL, NULL },
 };
 
@@ -71,8 +78,55 @@ static const struct cb_cell *find_cell(const struct cb_config *cfg, const char *
 	return NULL;
 }
 
+/*
+ * --isolation: the state between two cells of one guest (isolation.h) into *@iso; 1 if
+ * the cell is declined, else 0 (an error reading the state is logged: the cell runs,
+ * meta.json says the check could not be made)
+ */
+static int isolate(struct cb_run *run, const struct cb_cell *cell, struct json_object **iso)
+{
+	int rc;
+
+	*iso = NULL;
+	if (!run->isolation)
+		return 0;
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
+	rc = cb_iso_step(run, run->isolation, iso);
+	cb_timing_lap(&run->timing, CB_PART_START_STATE);
+	if (rc > 0) {
+		cb_log("agent: cell %s declined: %s", cell->id, run->err);
+		json_object_put(*iso);
+		return 1;
+	}
+	if (rc < 0) {
+		cb_log("agent: cell %s: the isolation check failed: %s", cell->id, run->err);
+		*iso = json_object_new_object();
+		json_object_object_add(*iso, "error", json_object_new_string(run->err));
+	}
+	run->err[0] = '\0';
+	return 0;
+}
+
+/* meta.json "isolation" from @iso (taken) */
+static void add_isolation(const char *cell_dir, struct json_object *iso)
+{
+	struct json_object *meta;
+	char path[PATH_MAX];
+
+	if (!iso)
+		return;
+	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) == 0 &&
+	    (meta = json_object_from_file(path))) {
+		json_object_object_add(meta, "isolation", json_object_get(iso));
+		cb_json_write_atomic(path, meta);
+		json_object_put(meta);
+	}
+	json_object_put(iso);
+}
+
 static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *outdir)
 {
+	struct json_object *iso;
 	const struct cb_target_ops *ops = &cb_target_host;
 	struct sigaction sa = { .sa_handler = on_signal };
 	char cell_dir[PATH_MAX];
@@ -104,10 +158,13 @@ static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *o
 		cb_log("agent: %s", run->err);
 		return 1;
 	}
+	if (isolate(run, cell, &iso) > 0)
+		return 3;
 	rc = ops->run_cell(run, cell, cell_dir);
 	if (rc < 0)
 		cb_log("agent: cell %s failed: %s", cell->id, run->err);
 	ops->teardown(run);
+	add_isolation(cell_dir, iso);
 	cb_agent_timing_final(run, cell_dir);
 	return rc < 0 ? 1 : 0;
 }
@@ -135,6 +192,9 @@ static int parse_agent_args(int argc, char **argv, struct cb_run *run, int *rc)
 				return -1;
 			}
 			run->target_name = optarg;
+			break;
+		case OPT_ISOLATION:
+			run->isolation = optarg;
 			break;
 		case 'h':
 			fputs(agent_usage, stdout);
@@ -189,7 +249,7 @@ int cmd_agent(int argc, char **argv)
 	/* the first line on the console: bench/boot measures the time to it */
 	cb_log("agent: cell %s starting", cell->id);
 	rc = run_one(&run, cell, argv[a + 2]);
-	cb_log("agent: cell %s %s", cell->id, rc ? "failed" : "done");
+	cb_log("agent: cell %s %s", cell->id, rc == 3 ? "declined" : rc ? "failed" : "done");
 out:
 	json_object_put(run.knobs);
 	free(cells);

@@ -13,6 +13,7 @@
 #include "gate.h"
 #include "plot.h"
 #include "collector.h"
+#include "boot_plan.h"
 #include "jobs_plan.h"
 #include "matrix.h"
 #include "report.h"
@@ -590,6 +591,10 @@ static int load_matrix(const struct run_opts *o, struct cb_run *run, struct cb_r
 	if (cb_config_verify(cfg, "", stderr, NULL) > 0) /* what config check says */
 		return 2;
 	if (cb_jobs_setup(jobs, cfg, o->jobs ? o->jobs : 1, err, sizeof(err)) < 0) {
+		cb_log("%s: %s", cfg->path, err);
+		return 2;
+	}
+	if (cb_boot_check(cfg, jobs->n, err, sizeof(err)) < 0) {
 		cb_log("%s: %s", cfg->path, err);
 		return 2;
 	}

@@ -8,6 +8,7 @@
  * over a pipe; only the parent prints progress lines, and the children's own notices are
  * line-buffered, so lines of two cells never mix.
  */
+#include "boot_plan.h"
 #include "jobs_plan.h"
 #include "xalloc.h"
 #include "run_cell.h"
@@ -235,6 +236,10 @@ int cb_run_cells(struct cb_run *run, const struct cb_cell *cells, size_t nr,
 
 	if (j->slots)
 		s.kids = cb_xcalloc((size_t)j->n, sizeof(*s.kids));
+	/* one after the other here: the qemu target may keep a guest for the next cells */
+	run->todo = s.kids ? NULL : cells;
+	run->nr_todo = s.kids ? 0 : nr;
+	run->batch_boot = !s.kids && cb_boot_batches(run->cfg, j->n);
 	for (size_t i = 0; i < nr && !cb_interrupted && ret == 0; i++) {
 		bool par = s.kids && (cells[i].kernel->cls->flags & CB_TARGET_GUEST);
 

@@ -42,6 +42,13 @@ enum cb_start_state {
 	CB_START_NONE,	       /* leave memory as the previous cell left it */
 };
 
+/* [global] boot: how often the qemu target boots a guest (boot_plan.h) */
+enum cb_boot_mode {
+	CB_BOOT_AUTO,	    /* per-kernel with --jobs 1 and start_state drop-compact, else per-cell */
+	CB_BOOT_PER_CELL,   /* a fresh guest for every cell */
+	CB_BOOT_PER_KERNEL, /* one guest for consecutive cells of its kernel, checked between */
+};
+
 /*
  * A [kernel]: its name, its target and the keys every target reads; the keys only its target
  * reads are in @priv, that target's private config (target_class.h), which only the target's
@@ -122,6 +129,7 @@ struct cb_config {
 	enum cb_start_state start_state;
 	char *memory_limit;   /* size text, NULL: no limit */
 	double cooldown_s;
+	enum cb_boot_mode boot; /* qemu: a guest per cell or per run of cells of one kernel */
 	double samples_period_s; /* the agent's samples.csv period (sampler.h) */
 	char *output;	      /* results directory root */
 	/* [collector] */

@@ -11,6 +11,7 @@ const bool cb_cfg_sec_named[] = { false, true, true, true, false };
 
 static const char *const start_names[] = { "drop-compact", "drop", "none", NULL };
 static const char *const probe_names[] = { "auto", "off", "require", NULL }; /* enum cb_cfg_probes */
+static const char *const boot_names[] = { "auto", "per-cell", "per-kernel", NULL };
 
 #define CFG(f) KB_CONFIG, offsetof(struct cb_config, f)
 #define KRN(f) KB_KERNEL, offsetof(struct cb_kernel, f)
@@ -35,6 +36,14 @@ const struct cfg_key cb_cfg_keys[] = {
 	  "24 GiB machine then takes seconds, not minutes" },
 	{ SEC_GLOBAL, "cooldown", KT_DURATION, "0", 0, 3600000, NULL, CFG(cooldown_s),
 	  "pause after the start state is reached, before the cell starts" },
+	{ SEC_GLOBAL, "boot", KT_ENUM, "auto", 0, 0, boot_names, CFG(boot),
+	  "qemu target: per-cell boots a fresh guest for every cell; per-kernel boots one guest "
+	  "for each run of consecutive cells of a kernel (the cells of one repetition) and, "
+	  "between its cells, puts every knob back, drops caches, compacts, starts fresh "
+	  "processes and checks that free memory, free order-9 blocks and the pageblocks' types "
+	  "are back near the guest's first cell's, else boots a fresh guest for the cell (README: "
+	  "how long a run takes); auto is per-kernel with --jobs 1 and start_state = "
+	  "drop-compact, else per-cell; per-kernel with --jobs above 1 is refused" },
 	{ SEC_GLOBAL, "samples.period", KT_DURATION, "250ms", 10, 10000, NULL, CFG(samples_period_s),
 	  "how often the agent samples /proc/buddyinfo into samples.csv during the phases "
 	  "(10ms..10s); the break-up estimate (analysis/README.md) wants 100ms or less. Each "

@@ -22,8 +22,8 @@ struct cb_cell {
  *
  * The order interleaves repetitions, so slow drift of the machine (memory aging, a
  * neighbour's load) spreads over every setting instead of biasing one: all cells of rep 1,
- * then rep 2, and so on. Within a rep, cells go kernel by kernel (a VM kernel boots once
- * per cell anyway), workload by workload, and the settings' order rotates by one per rep,
+ * then rep 2, and so on. Within a rep, cells go kernel by kernel (with [global] boot =
+ * per-kernel one guest runs a qemu kernel's cells of the rep), workload by workload, and the settings' order rotates by one per rep,
  * so no setting always runs first after the previous rep. A setting with a `kernels` list
  * has no cells on the other kernels. Returns a malloc'ed array of *nr cells (never NULL for
  * a valid config).

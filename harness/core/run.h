@@ -14,6 +14,8 @@
 #include "journal.h"
 #include "timing.h"
 
+struct cb_cell;
+
 struct json_object;
 
 struct cb_run {
@@ -26,6 +28,15 @@ struct cb_run {
 	const char *target_name;      /* meta.json's "target" (agent --target), NULL: "host" */
 	struct json_object *knobs;    /* the current cell's knob values as read back */
 	struct cb_timing timing;      /* the current cell's parts (timing.h) */
+	/*
+	 * the cells the run loop runs one after the other in this process, in order, and
+	 * whether consecutive qemu cells of one kernel share a guest (boot_plan.h); NULL/false
+	 * where cells run in processes of their own (--jobs)
+	 */
+	const struct cb_cell *todo;
+	size_t nr_todo;
+	bool batch_boot;
+	const char *isolation;	      /* agent --isolation: the batch's baseline file, or NULL */
 	char err[2048];		      /* why the last step failed */
 };
 

@@ -38,14 +38,38 @@ static const char init_script[] =
 	"mount -t tmpfs tmpfs /tmp\n"
 	/* kernel-demand's tcp path connects to 127.0.0.1: loopback must be up (no other NIC) */
 	"ip link set lo up || ifconfig lo 127.0.0.1 up\n"
+	/*
+	 * [global] boot = per-kernel: the cells listed in the batch's `cells`, each by a fresh
+	 * agent when the host creates its go.ID (the host analyzes the previous cell with the
+	 * guest idle), with the isolation check; a cell that fails or is declined ends the
+	 * batch, and the host boots a fresh guest for what is left
+	 */
+	"batch() {\n"
+	"	b=/mnt/results/.batch/$cbbatch\n"
+	"	for id in $(cat $b/cells); do\n"
+	"		n=0\n"
+	"		while [ ! -e $b/go.$id ] && [ $n -lt 60000 ]; do usleep 10000; n=$((n+1)); done\n"
+	"		[ -e $b/go.$id ] || break\n"
+	"		echo \"" CB_BATCH_START " $id $(cat /proc/uptime)\"\n"
+	"		COMPACTBENCH_STATE_DIR=/tmp/cbstate COMPACTBENCH_WORKLOADS=" GUEST_DIR "/workloads \\\n"
+	"			" GUEST_DIR "/compactbench agent --target qemu $q --isolation /tmp/cb-isolation.json \\\n"
+	"			/mnt/results/config.ini \"$id\" /mnt/results\n"
+	"		rc=$?\n"
+	"		echo \"" CB_BATCH_END " $id $rc\"\n"
+	"		[ $rc = 0 ] || break\n"
+	"	done\n"
+	"	echo \"" CB_INIT_AGENT_EXIT_LINE " $rc\"\n"
+	"}\n"
 	"echo \"" CB_INIT_UP_LINE " $(cat /proc/uptime)\"\n"
 	"mkdir -p /mnt/results\n"
 	"if mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 " CB_9P_TAG " /mnt/results; then\n"
 	"	q=; [ \"$cbquick\" = 1 ] && q=--quick\n"
 	"	echo \"" CB_INIT_AGENT_LINE " $(cat /proc/uptime)\"\n"
+	"	if [ -n \"$cbbatch\" ]; then batch; else\n"
 	"	COMPACTBENCH_STATE_DIR=/tmp/cbstate COMPACTBENCH_WORKLOADS=" GUEST_DIR "/workloads \\\n"
 	"		" GUEST_DIR "/compactbench agent --target qemu $q /mnt/results/config.ini \"$cbcell\" /mnt/results\n"
 	"	echo \"" CB_INIT_AGENT_EXIT_LINE " $?\"\n"
+	"	fi\n"
 	"	sync\n"
 	"	umount /mnt/results\n"
 	"else\n"

@@ -19,6 +19,12 @@
 #define CB_INIT_AGENT_LINE "cb-init: agent start"
 #define CB_INIT_AGENT_EXIT_LINE "cb-init: agent exit"
 #define CB_9P_TAG "cbresults"
+/*
+ * cbbatch=NAME: the guest runs the cells listed in RESULTS/.batch/NAME/cells, each when
+ * RESULTS/.batch/NAME/go.ID appears, between these lines ("... ID uptime", "... ID rc")
+ */
+#define CB_BATCH_START "cb-batch: start"
+#define CB_BATCH_END "cb-batch: end"
 
 /*
  * cb_initramfs_build - a newc cpio of the guest root, cached by a hash of its bytes under

@@ -9,11 +9,19 @@
  * guest does not come up (QEMU still silent at the timeout, or exited before the guest's
  * /init said it was up), TCG is used for the rest of the run. The accel used
  * goes into meta.json ("qemu" object). No network; the console is kept as console.log.
+ *
+ * With [global] boot = per-kernel a guest runs each run of consecutive cells of its kernel
+ * (qemu_batch.h): run_cell boots it for the first, and for each next cell lets the waiting
+ * guest go on and watches for that cell's end line. A cell that fails, is declined by the
+ * guest's isolation check, or a guest that dies, ends the batch: the next cell (or the
+ * declined one) boots a fresh guest.
  */
+#include "boot_plan.h"
 #include "config_verify.h"
 #include "initramfs.h"
 #include "kernel_build.h"
 #include "meta.h"
+#include "qemu_batch.h"
 #include "qemu_conf.h"
 #include "target.h"
 #include "util.h"
@@ -26,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,6 +49,7 @@
 /* BOOT_NOT_UP and BOOT_DIED_EARLY only while probing KVM: the caller falls back to TCG */
 enum boot_end {
 	BOOT_EXITED,
+	BOOT_CELL_DONE, /* a batch's cell ended and its guest waits for the next */
 	BOOT_NOT_UP,
 	BOOT_DIED_EARLY,
 	BOOT_TIMEOUT,
@@ -56,6 +66,13 @@ static struct {
 	double boot_s; /* qemu start to the agent's start */
 	double agent_end_s; /* qemu start to the agent's exit, -1 if not seen */
 	double total_s;
+	/* boot = per-kernel: the guest's cells; the lines that start and end the cell watched */
+	struct cb_qbatch batch;
+	char mark_start[4 * CB_NAME_MAX + 64], mark_end[4 * CB_NAME_MAX + 64];
+	bool stay; /* the guest runs more cells after the one watched */
+	char declined[512]; /* why the guest declined the cell (a fresh guest ran it) */
+	size_t batch_pos, batch_nr; /* the cell's position (from 1) in its guest's cells, 0: alone */
+	char batch_first[4 * CB_NAME_MAX + 16];
 } qs;
 
 static int kernel_index(const struct cb_run *run, const struct cb_kernel *k)
@@ -131,8 +148,9 @@ static void cmdline(const struct cb_run *run, const struct cb_cell *cell, const 
 	 * so the clocksource watchdog judges the TSC against jiffies, marks it unstable and the
 	 * guest falls back to a 4 ms clock: every stall shorter than a tick read as 0 us.
 	 */
-	snprintf(buf, size, "console=ttyS0 panic=-1 reboot=t tsc=reliable cbcell=%s cbaccel=%s%s%s%s",
-		 cell->id, accel, run->quick ? " cbquick=1" : "", extra ? " " : "", extra ? extra : "");
+	snprintf(buf, size, "console=ttyS0 panic=-1 reboot=t tsc=reliable cbcell=%s cbaccel=%s%s%s%s%s%s",
+		 cell->id, accel, run->quick ? " cbquick=1" : "", qs.batch.cells ? " cbbatch=" : "",
+		 qs.batch.cells ? cb_qbatch_name(&qs.batch) : "", extra ? " " : "", extra ? extra : "");
 }
 
 static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const char *accel,
@@ -162,6 +180,8 @@ static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const ch
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
 
+		/* a batch's guest outlives cells: never the run (SIGKILL, a crash) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(null, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
@@ -190,6 +210,16 @@ static void kill_guest(pid_t pid)
 		;
 }
 
+/* the cell's agent exited 0: the batch's guest goes on to its next cell */
+static bool batch_goes_on(const char *console, const struct cb_cell *cell)
+{
+	char *text = cb_read_file(console, NULL);
+	int rc = text ? cb_qbatch_end_rc(text, cell) : -1;
+
+	free(text);
+	return rc == 0;
+}
+
 /* until QEMU exits or a limit passes: @probe_s for "up" (0: none), boot timeout, agent time */
 static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t pid,
 			   const char *console, double probe_s)
@@ -210,17 +240,20 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 		}
 		if (!up && (up = console_has(console, CB_INIT_UP_LINE)) && probe_s > 0)
 			deadline = t0 + (uint64_t)(cb_qemu_conf(cell->kernel)->boot_timeout_s * 1e9);
-		if (up && !agent && (agent = console_has(console, CB_INIT_AGENT_LINE))) {
+		if (up && !agent && (agent = console_has(console, qs.mark_start))) {
 			cb_timing_lap(&run->timing, CB_PART_BOOT);
 			qs.boot_s = (cb_now_ns() - t0) / 1e9;
 			deadline = cb_now_ns() + (uint64_t)((w->ready_timeout_s + w->timeout_s +
 							     w->settle_s + AGENT_MARGIN_S) * 1e9);
 		}
 		/* the guest's agent timed its own parts (meta.json "timing"): not the host's */
-		if (agent && !agent_end &&
-		    (agent_end = console_has(console, CB_INIT_AGENT_EXIT_LINE))) {
+		if (agent && !agent_end && (agent_end = console_has(console, qs.mark_end))) {
 			cb_timing_lap_remote(&run->timing);
 			qs.agent_end_s = (cb_now_ns() - t0) / 1e9;
+			if (qs.stay && batch_goes_on(console, cell)) {
+				qs.total_s = qs.agent_end_s;
+				return BOOT_CELL_DONE;
+			}
 		}
 		if (cb_now_ns() > deadline) {
 			kill_guest(pid);
@@ -230,7 +263,7 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 	}
 	qs.total_s = (cb_now_ns() - t0) / 1e9;
 	/* poweroff within one poll of the agent's end: the guest's time runs to QEMU's exit */
-	if (agent && !agent_end && console_has(console, CB_INIT_AGENT_EXIT_LINE)) {
+	if (agent && !agent_end && console_has(console, qs.mark_end)) {
 		cb_timing_lap_remote(&run->timing);
 		qs.agent_end_s = qs.total_s;
 	}
@@ -277,7 +310,10 @@ static int boot(struct cb_run *run, const struct cb_cell *cell, const char *cons
 	}
 	qs.accel = accel;
 	qs.boot_s = qs.agent_end_s = -1;
+	qs.batch.pid = qs.batch.cells ? pid : 0;
 	*end = watch(run, cell, pid, console, probe_s);
+	if (*end != BOOT_CELL_DONE)
+		qs.batch.pid = 0; /* waited for or killed */
 	return 0;
 }
 
@@ -372,41 +408,144 @@ bool cb_qemu_accel_known(void)
 	return !(env && !strcmp(env, "kvm")) && kvm_memo_tcg(path, sizeof(path));
 }
 
-static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+/* the console lines that start and end @cell: alone, or in the batch's guest */
+static void set_marks(const struct cb_cell *cell)
 {
-	char console[PATH_MAX], what[256];
-	enum boot_end end = BOOT_ERROR;
+	if (qs.batch.cells) {
+		cb_qbatch_marker(cell, false, qs.mark_start, sizeof(qs.mark_start));
+		cb_qbatch_marker(cell, true, qs.mark_end, sizeof(qs.mark_end));
+		qs.stay = !cb_qbatch_last(&qs.batch, cell);
+		return;
+	}
+	snprintf(qs.mark_start, sizeof(qs.mark_start), "%s", CB_INIT_AGENT_LINE);
+	snprintf(qs.mark_end, sizeof(qs.mark_end), "%s", CB_INIT_AGENT_EXIT_LINE);
+	qs.stay = false;
+}
 
-	if (cb_mkdir_p(cell_dir) < 0 ||
-	    cb_path(console, sizeof(console), "%s/console.log", cell_dir) < 0) {
-		snprintf(run->err, sizeof(run->err), "%s: %s", cell_dir, strerror(errno));
+/*
+ * the console @cell's guest writes: the cell's own, or with boot = per-kernel the batch's
+ * of @cell and the cells right after it of its kernel (boot_plan.h), its go file made
+ */
+static int plan_guest(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
+		      char *console, size_t size)
+{
+	size_t n = 1;
+	char err[1024];
+
+	cb_qbatch_end(&qs.batch);
+	if (run->batch_boot && run->todo && cell >= run->todo && cell < run->todo + run->nr_todo)
+		n = cb_boot_batch_len(run->todo, run->nr_todo, (size_t)(cell - run->todo));
+	if (n > 1 && (cb_qbatch_begin(&qs.batch, run->dir, cell, n, err, sizeof(err)) < 0 ||
+		      cb_qbatch_go(&qs.batch, cell) < 0)) {
+		snprintf(run->err, sizeof(run->err), "%s", err);
+		cb_qbatch_end(&qs.batch);
 		return -1;
 	}
+	set_marks(cell);
+	if (n > 1)
+		return cb_path(console, size, "%s", qs.batch.console);
+	return cb_path(console, size, "%s/console.log", cell_dir);
+}
+
+/* a fresh guest for @cell, KVM probed first where it may work */
+static int boot_fresh(struct cb_run *run, const struct cb_cell *cell, const char *console,
+		      enum boot_end *end)
+{
 	if (want_kvm()) {
-		if (boot(run, cell, console, "kvm", KVM_PROBE_S, &end) < 0)
+		if (boot(run, cell, console, "kvm", KVM_PROBE_S, end) < 0)
 			return -1;
-		if (end == BOOT_NOT_UP)
+		if (*end == BOOT_NOT_UP)
 			cb_log("qemu: a KVM guest did not come up within %.0f s: TCG from now on",
 			       KVM_PROBE_S);
-		if (end == BOOT_DIED_EARLY) {
+		if (*end == BOOT_DIED_EARLY) {
 			char tail[TAIL_BYTES + 64];
 
 			console_tail(console, tail, sizeof(tail));
 			cb_log("qemu: QEMU exited under KVM before the guest came up: TCG from now "
 			       "on; its last words:\n%s", tail);
-			end = BOOT_NOT_UP;
+			*end = BOOT_NOT_UP;
 		}
-		if (end == BOOT_NOT_UP)
+		if (*end == BOOT_NOT_UP)
 			qs.kvm_failed = true;
-		if (end != BOOT_INTERRUPTED)
+		if (*end != BOOT_INTERRUPTED)
 			kvm_memo_write(qs.kvm_failed);
 	} else {
-		end = BOOT_NOT_UP;
+		*end = BOOT_NOT_UP;
 	}
-	if (end == BOOT_NOT_UP && boot(run, cell, console, "tcg", 0, &end) < 0)
+	if (*end == BOOT_NOT_UP && boot(run, cell, console, "tcg", 0, end) < 0)
 		return -1;
+	return 0;
+}
+
+/*
+ * @cell in the guest that ran the cells before it: go, and watch for its lines. Returns 1
+ * if the guest is gone or declined the cell (a fresh guest must run it), else 0.
+ */
+static int batch_next(struct cb_run *run, const struct cb_cell *cell, enum boot_end *end)
+{
+	double remote0 = run->timing.remote_s;
+	char *text, *why;
+
+	set_marks(cell);
+	if (cb_qbatch_go(&qs.batch, cell) < 0) {
+		cb_log("qemu: %s: cannot let the guest go on: %s", qs.batch.dir, strerror(errno));
+		return 1;
+	}
+	qs.boot_s = qs.agent_end_s = -1;
+	*end = watch(run, cell, qs.batch.pid, qs.batch.console, 0);
+	if (*end != BOOT_CELL_DONE)
+		qs.batch.pid = 0;
+	if (*end != BOOT_EXITED)
+		return 0;
+	text = cb_read_file(qs.batch.console, NULL);
+	if (qs.boot_s < 0 || (text && cb_qbatch_end_rc(text, cell) == 3)) {
+		why = text ? strstr(text, " declined: ") : NULL;
+		snprintf(qs.declined, sizeof(qs.declined), "%.*s", why ? (int)strcspn(why + 11, "\n") : 0,
+			 why ? why + 11 : "");
+		if (qs.boot_s < 0)
+			snprintf(qs.declined, sizeof(qs.declined), "the guest ended before the cell");
+		cb_log("qemu: %s: a fresh guest runs it: %s", cell->id, qs.declined);
+		/* the declined attempt's time is part of this cell's boot */
+		run->timing.s[CB_PART_BOOT] += run->timing.remote_s - remote0;
+		run->timing.remote_s = remote0;
+		free(text);
+		return 1;
+	}
+	free(text);
+	return 0;
+}
+
+static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+{
+	char console[PATH_MAX], what[256];
+	enum boot_end end = BOOT_ERROR;
+	bool fresh = true;
+
+	qs.declined[0] = '\0';
+	if (cb_mkdir_p(cell_dir) < 0) {
+		snprintf(run->err, sizeof(run->err), "%s: %s", cell_dir, strerror(errno));
+		return -1;
+	}
+	if (cb_qbatch_waits_for(&qs.batch, cell) && batch_next(run, cell, &end) == 0) {
+		fresh = false;
+		snprintf(console, sizeof(console), "%s", qs.batch.console);
+	}
+	if (fresh && (plan_guest(run, cell, cell_dir, console, sizeof(console)) < 0 ||
+		      boot_fresh(run, cell, console, &end) < 0))
+		return -1;
+	qs.batch_pos = qs.batch.cells ? qs.batch.next : 0;
+	qs.batch_nr = qs.batch.nr;
+	snprintf(qs.batch_first, sizeof(qs.batch_first), "%s", cb_qbatch_name(&qs.batch));
+	if (qs.batch.cells) {
+		/* the cell's part of the console; a guest gone (or killed) ends the batch */
+		cb_qbatch_console_split(&qs.batch, cell, cell_dir, end != BOOT_CELL_DONE);
+		if (end != BOOT_CELL_DONE)
+			cb_qbatch_end(&qs.batch);
+		cb_path(console, sizeof(console), "%s/console.log", cell_dir);
+	}
 	switch (end) {
 	case BOOT_EXITED:
+	case BOOT_CELL_DONE:
 		return 0;
 	case BOOT_INTERRUPTED:
 		snprintf(run->err, sizeof(run->err), "interrupted: the guest was killed");
@@ -441,6 +580,15 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 	json_object_object_add(q, "agent_end_s", qs.agent_end_s < 0 ? NULL :
 			       json_object_new_double(qs.agent_end_s));
 	json_object_object_add(q, "guest_s", json_object_new_double(qs.total_s));
+	json_object_object_add(q, "boot", json_object_new_string(qs.batch_pos ? "per-kernel" :
+								 "per-cell"));
+	if (qs.batch_pos) {
+		json_object_object_add(q, "guest_first_cell", json_object_new_string(qs.batch_first));
+		json_object_object_add(q, "guest_cell", json_object_new_int64((int64_t)qs.batch_pos));
+		json_object_object_add(q, "guest_cells", json_object_new_int64((int64_t)qs.batch_nr));
+	}
+	if (qs.declined[0])
+		json_object_object_add(q, "fresh_guest_because", json_object_new_string(qs.declined));
 	json_object_object_add(meta, "qemu", q);
 	cb_json_write_atomic(path, meta);
 	status = json_object_object_get_ex(meta, "status", &st) ? json_object_get_string(st) : "";
@@ -457,7 +605,12 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 
 static void qemu_teardown(struct cb_run *run)
 {
-	/* every guest is waited for or killed in run_cell; nothing is left running */
+	char path[PATH_MAX];
+
+	/* a batch's guest still waiting for cells the run will not start */
+	cb_qbatch_end(&qs.batch);
+	if (cb_path(path, sizeof(path), "%s/.batch", run->dir) == 0)
+		rmdir(path); /* if empty: a killed run's batches stay for a look */
 }
 
 const struct cb_target_ops cb_target_qemu = {
