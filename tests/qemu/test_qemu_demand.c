@@ -21,8 +21,8 @@
  *    - demand that was rate-limited (it may wake, did not) is served: a demand pass starts
  *      within the interval in force (the back-off of the pass running when the demand came
  *      may have doubled it), twice it for the guest's jiffies, plus the longest pass of the
- *      cell and a scheduling allowance, unless kswapd was awake then (the pass waits for
- *      it) or the trace ended first;
+ *      cell and a scheduling allowance, counted from the end of any kswapd span in it (the
+ *      pass waits for kswapd), unless the trace (its last event of any kind) ended first;
  *    - passes start at least the 500 ms interval apart (the rate limit, less a jiffy), so
  *      never more than 121 in 60 s (demand_passes_bound()).
  *    With 0 the same workloads record no demand at all, although the event is enabled (its
@@ -127,6 +127,7 @@ struct demand_count {
 	long targets_before, targets_after, targets_met;
 	struct ev *ev;
 	size_t nr;
+	unsigned long long last_ts;	/* the trace's last event, of any kind */
 	unsigned long long (*awake)[2];
 	size_t nr_awake;
 };
@@ -177,6 +178,8 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 	struct ev *v;
 	long order;
 
+	if (r->ts > c->last_ts)
+		c->last_ts = r->ts;
 	if (!e)
 		return 0;
 	if (id == c->id_kwake || id == c->id_ksleep) {
@@ -322,14 +325,18 @@ static size_t pass_starts(const struct demand_count *c, unsigned long long *star
 	return n;
 }
 
-/* was kswapd awake at any time in [@from, @to]? (@c's events are in time order) */
-static bool kswapd_awake(const struct demand_count *c, unsigned long long from,
-			 unsigned long long to)
+/* @ts + @wait, restarted at the end of each kswapd span it meets (~0: awake at the end) */
+static unsigned long long kswapd_deadline(const struct demand_count *c, unsigned long long ts,
+					  unsigned long long wait)
 {
-	for (size_t i = 0; i < c->nr_awake; i++)
-		if (c->awake[i][0] <= to && c->awake[i][1] >= from)
-			return true;
-	return false;
+	for (size_t i = 0; i < c->nr_awake; i++) {
+		if (c->awake[i][0] > ts + wait || c->awake[i][1] < ts)
+			continue;
+		if (c->awake[i][1] == ~0ULL)
+			return ~0ULL;
+		ts = c->awake[i][1];
+	}
+	return ts + wait;
 }
 
 struct served {
@@ -357,7 +364,7 @@ static void check_served(const struct demand_count *c, struct served *s,
 			 const unsigned long long *starts, size_t nr_starts,
 			 unsigned long long longest)
 {
-	unsigned long long end = c->nr ? c->ev[c->nr - 1].ts : 0;
+	unsigned long long end = c->last_ts;
 
 	for (size_t i = 0; i < c->nr; i++) {
 		const struct ev *v = &c->ev[i];
@@ -369,13 +376,14 @@ static void check_served(const struct demand_count *c, struct served *s,
 		while (k < nr_starts && starts[k] <= v->ts)
 			k++;
 		interval = interval_in_force(c, i, k < nr_starts ? starts[k] : end);
-		deadline = v->ts + interval + JIFFIES_SLACK(interval) + longest + SCHED_ALLOWANCE_NS;
-		if (deadline > end) {
-			s->skipped_end++;
+		deadline = kswapd_deadline(c, v->ts, interval + JIFFIES_SLACK(interval) + longest +
+					   SCHED_ALLOWANCE_NS);
+		if (deadline == ~0ULL) {
+			s->skipped_kswapd++;
 			continue;
 		}
-		if (kswapd_awake(c, v->ts, deadline)) {
-			s->skipped_kswapd++;
+		if (deadline > end) {
+			s->skipped_end++;
 			continue;
 		}
 		s->checked++;
@@ -539,11 +547,7 @@ static void test_demand_in_guest(void **state)
 	free(text);
 	assert_int_equal(rc, 0);
 	if (nr_settings == 2 && !checkable_demand(out, "dgram") && !checkable_demand(out, "stream")) {
-		/*
-		 * The stream cell's demand lasts ~15 s when this test runs alone; in `./run.sh
-		 * test` (2026-12-04) it ended within 0.2 s, 3 of 3 times, before any deadline. Run
-		 * that cell once more; if still nothing to check, say bug 1 NOT CHECKED (issue 16).
-		 */
+		/* a safety net (issue 16): the stream cell once more, else bug 1 NOT CHECKED */
 		char *resume[] = { "run", cfg, "-o", out, "--resume", NULL };
 
 		print_message("no rate-limited demand the traces cover: the stream cell once more "
@@ -617,23 +621,15 @@ static void test_demand_in_guest(void **state)
 		print_message("rate-limited demand: %ld checked, %ld served in time (%ld skipped: "
 			      "kswapd awake, %ld: trace ended first)\n", served.checked,
 			      served.served, served.skipped_kswapd, served.skipped_end);
-		/*
-		 * On 6.12 the stream cell's demand comes in its last tenth of a second, past
-		 * every deadline the trace covers: there the check can only find none unserved.
-		 */
 		if (nr_settings == 2 && unchecked)
 			print_message("bug 1 (rate-limited demand served) NOT CHECKED: the demand of "
 				      "both runs of the stream cell ended before any deadline\n");
 		else if (nr_settings == 2)
 			assert_true(served.checked > 0);
 		/*
-		 * Bug 1 was demand never served. Every checked demand must see a pass before the
-		 * trace ends, and up to 1% may come after its deadline. With the interval reported
-		 * at the demand and no jiffies slack, 6 of 10956 and 4 of 18152 were late: in the
-		 * traces looked at since, each late one came during a pass that then doubled the
-		 * interval, or while the guest's jiffies ran slow (JIFFIES_SLACK); both are in the
-		 * deadline now (issue 16). A 6.12 run under load 13 had 5748 of 11433 late with
-		 * 5/4 of the interval, none with twice it.
+		 * Bug 1 was demand never served: every checked demand must see a pass before the
+		 * trace ends, up to 1% after its deadline (late ones came during a pass that then
+		 * doubled the interval, or while jiffies ran slow; both are in the deadline now).
 		 */
 		print_message("late: %ld\n", served.late);
 		assert_int_equal(served.served + served.late, served.checked);
