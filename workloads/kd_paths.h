@@ -53,6 +53,7 @@ struct kd_path {
 /* the paths, each in its own file */
 extern const struct kd_path kd_unix_stream;
 extern const struct kd_path kd_unix_dgram;
+extern const struct kd_path kd_unix_dgram_big;
 extern const struct kd_path kd_tcp;
 extern const struct kd_path kd_cmsg;
 extern const struct kd_path kd_pipe_resize;

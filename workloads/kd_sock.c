@@ -12,6 +12,11 @@
  *  - unix dgram: the linear part is up to SKB_MAX_ALLOC (~15.7 KiB), more when the frags
  *    are full (17 pages): a 12 KiB datagram has a 12.3 KiB head, a large kmalloc of order 2;
  *    a 100 KiB one a 32.3 KiB head (order 4) and order-3 frags; 24 KiB gives an 8 KiB frag.
+ *  - unix dgram big: 100 KiB datagrams only, so order 4 (heads, GFP_KERNEL) and order 3
+ *    (frags, without direct reclaim) and nothing of order 1-2. Order 4 is above
+ *    PAGE_ALLOC_COSTLY_ORDER: when compaction cannot make one the allocation fails
+ *    (ENOBUFS) instead of retrying into the OOM killer, as unix-dgram's order-2 heads of
+ *    12-60 KiB datagrams do under fragmentation (they OOM-killed frag-anon in QEMU).
  *  - tcp: tcp_sendmsg() copies into the task's page frag, refilled with order-3 pages
  *    (SKB_FRAG_PAGE_ORDER, 32 KiB; order 0 when that fails). Only order 3.
  *  - cmsg: sendmsg() copies ancillary data above 20 bytes into sock_kmalloc(len), bounded
@@ -171,6 +176,21 @@ const struct kd_path kd_unix_dgram = {
 	.mechanism = "AF_UNIX datagrams of 12-100 KiB: large-kmalloc skb heads (order 2, 4) "
 		     "and page frags (1, 3)",
 	.setup = unix_dgram_setup,
+	.round = unix_round,
+};
+
+static int unix_dgram_big_setup(struct kd_state *s)
+{
+	static const size_t sizes[] = { 100 * KIB };
+
+	return pair_setup(s, SOCK_DGRAM, sizes, 1, 1u << 3 | 1u << 4);
+}
+
+const struct kd_path kd_unix_dgram_big = {
+	.name = "unix-dgram-big",
+	.mechanism = "AF_UNIX datagrams of 100 KiB: large-kmalloc skb heads of order 4 (costly: "
+		     "fail, never OOM-kill) and page frags of order 3",
+	.setup = unix_dgram_big_setup,
 	.round = unix_round,
 };
 

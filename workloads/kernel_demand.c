@@ -27,7 +27,8 @@
 #define MAX_WAVE_TIMES (1u << 20)   /* path rounds timed per wave, at most */
 
 static const struct kd_path *const all_paths[] = {
-	&kd_unix_stream, &kd_unix_dgram, &kd_tcp, &kd_cmsg, &kd_pipe_resize, NULL,
+	&kd_unix_stream, &kd_unix_dgram, &kd_tcp, &kd_cmsg, &kd_pipe_resize, &kd_unix_dgram_big,
+	NULL,
 };
 
 #define NR_PATHS (sizeof(all_paths) / sizeof(all_paths[0]) - 1)
@@ -70,7 +71,8 @@ static int parse_paths(struct demand *d, const struct wl_args *a)
 
 		if (!path)
 			return wl_args_error(a, "paths", "unknown path '%.*s' (paths: unix-stream, "
-					     "unix-dgram, tcp, cmsg, pipe-resize)", (int)len, p);
+					     "unix-dgram, tcp, cmsg, pipe-resize, unix-dgram-big)",
+					     (int)len, p);
 		for (i = 0; i < d->npaths; i++)
 			if (d->st[i].path == path)
 				return wl_args_error(a, "paths", "'%s' is named twice", path->name);

@@ -13,7 +13,7 @@ static const struct wl_option kernel_demand_options[] = {
 	{ .name = "paths", .type = WL_OPT_STRING,
 	  .def = "unix-stream,unix-dgram,tcp,cmsg,pipe-resize",
 	  .help = "comma-separated paths to drive, in turn: unix-stream, unix-dgram, tcp, cmsg, "
-		  "pipe-resize (see below)" },
+		  "pipe-resize, unix-dgram-big (see below)" },
 	{ .name = "size", .type = WL_OPT_SIZE, .def = "32M",
 	  .help = "most bytes kept queued in the kernel at once, shared equally by the paths "
 		  "(a socket path takes at least 256k): a fraction of the window or bytes; "
@@ -45,6 +45,9 @@ const struct wl_info wl_kernel_demand = {
 	"               (within net.core.optmem_max)\n"
 	"  pipe-resize  F_SETPIPE_SZ 1/2/4 MiB and back: ring arrays of order 2, 3, 4 (3 and 4\n"
 	"               need CAP_SYS_RESOURCE above fs.pipe-max-size)\n"
+	"  unix-dgram-big  AF_UNIX datagrams of 100 KiB only: skb heads of order 4 and frags of\n"
+	"               order 3, no order 1-2; order 4 is costly, so under fragmentation it\n"
+	"               fails (ENOBUFS) rather than OOM-kill (not in the default --paths)\n"
 	"Order 1 comes only from AF_UNIX page frags (a large kmalloc starts at order 2: SLUB\n"
 	"serves up to 8 KiB from slabs). The orders are what the kernel's code does; a\n"
 	"collector trace (kmem:mm_page_alloc, order > 0, this pid) is the proof, and the tests\n"

@@ -87,6 +87,36 @@ static void test_kd_lines(void **state)
 	wlt_free(&r);
 }
 
+/*
+ * unix-dgram-big, named alone (it is not a default path): 100 KiB datagrams, claiming
+ * orders 3 and 4 only (their heads and frags, kd_sock.c), and moving whole datagrams
+ */
+static void test_kd_dgram_big(void **state)
+{
+	char *argv[] = { (char *)kernel_demand, (char *)"--paths", (char *)"unix-dgram-big",
+			 (char *)"--size", (char *)"2M", (char *)"--duration", (char *)"300ms", NULL };
+	struct json_object *p, *orders, *sizes;
+	struct wlt_result r;
+
+	assert_int_equal(wlt_run(argv, NULL, &r), 0);
+	assert_int_equal(r.status, 0);
+	summary_of(&r, "kernel-demand");
+	p = path_line(&r, "unix-dgram-big");
+	assert_non_null(p);
+	assert_null(path_line(&r, "unix-dgram"));
+	assert_true(wlt_get_int(p, "ops") > 0);
+	assert_int_equal(wlt_get_int(p, "errors"), 0);
+	assert_int_equal(wlt_get_int(p, "bytes"), wlt_get_int(p, "ops") * 102400);
+	assert_true(json_object_object_get_ex(p, "orders", &orders));
+	assert_int_equal(json_object_array_length(orders), 2);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(orders, 0)), 3);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(orders, 1)), 4);
+	assert_true(json_object_object_get_ex(p, "sizes", &sizes));
+	assert_int_equal(json_object_array_length(sizes), 1);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(sizes, 0)), 102400);
+	wlt_free(&r);
+}
+
 /* 5 rounds a second for 1 s: at most 6 rounds (one may start at the deadline), one path */
 static void test_kd_rate(void **state)
 {
@@ -173,6 +203,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kd_lines),
+		cmocka_unit_test(test_kd_dgram_big),
 		cmocka_unit_test(test_kd_rate),
 		cmocka_unit_test(test_kd_sigint),
 		cmocka_unit_test(test_kd_sigterm),

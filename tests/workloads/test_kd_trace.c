@@ -155,7 +155,7 @@ static void test_all_paths(void **state)
 static void test_each_path(void **state)
 {
 	static const char *const paths[] = { "unix-stream", "unix-dgram", "tcp", "cmsg",
-					     "pipe-resize", NULL };
+					     "pipe-resize", "unix-dgram-big", NULL };
 	struct histogram hist;
 	struct wlt_result r;
 	size_t i;
