@@ -36,7 +36,7 @@ const struct cfg_key cb_cfg_keys[] = {
 	  "24 GiB machine then takes seconds, not minutes" },
 	{ SEC_GLOBAL, "cooldown", KT_DURATION, "0", 0, 3600000, NULL, CFG(cooldown_s),
 	  "pause after the start state is reached, before the cell starts" },
-	{ SEC_GLOBAL, "boot", KT_ENUM, "auto", 0, 0, boot_names, CFG(boot),
+	{ SEC_GLOBAL, "boot", KT_ENUM, "per-cell", 0, 0, boot_names, CFG(boot),
 	  "qemu target: per-cell boots a fresh guest for every cell; per-kernel boots one guest "
 	  "for each run of consecutive cells of a kernel (the cells of one repetition) and, "
 	  "between its cells, puts every knob back, drops caches, compacts, starts fresh "

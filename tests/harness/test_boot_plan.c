@@ -103,7 +103,13 @@ static void test_modes(void **state)
 	struct cb_config *cfg = load("");
 	char err[512];
 
+	/* the default: a fresh guest for every cell */
+	assert_int_equal(cfg->boot, CB_BOOT_PER_CELL);
+	assert_false(cb_boot_batches(cfg, 1));
+	cb_config_free(cfg);
+
 	/* auto: per-kernel with --jobs 1 and drop-compact only */
+	cfg = load("boot = auto\n");
 	assert_int_equal(cfg->boot, CB_BOOT_AUTO);
 	assert_true(cb_boot_batches(cfg, 1));
 	assert_false(cb_boot_batches(cfg, 2));
