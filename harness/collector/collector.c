@@ -189,8 +189,8 @@ static int list_add(struct cb_collector *c, char ***list, const char *s)
  * @format: the kernel's filter language has no names for flags, and their bits move between
  * releases (gfp_types.h made them an enum in 6.0)
  */
-static int filter_flags(struct cb_collector *c, const char *sys, const char *format,
-			const char *filter, char *out, size_t outlen)
+static int filter_flags(struct cb_collector *c, const char *sys, const char *ev,
+			const char *format, const char *filter, char *out, size_t outlen)
 {
 	struct tep_handle *tep = tep_alloc();
 	struct tep_event *event = NULL;
@@ -200,8 +200,8 @@ static int filter_flags(struct cb_collector *c, const char *sys, const char *for
 	if (!tep)
 		cb_oom();
 	if (tep_parse_format(tep, &event, format, strlen(format), sys) || !event)
-		set_err(c, EINVAL, "filter \"%s\": the format of %s:... does not parse", filter,
-			sys);
+		set_err(c, EINVAL, "filter \"%s\": the format of %s:%s does not parse", filter,
+			sys, ev);
 	else if (cb_tep_filter_flags(event, filter, out, outlen, why, sizeof(why)))
 		set_err(c, EINVAL, "filter \"%s\": %s", filter, why);
 	else
@@ -226,7 +226,7 @@ static int enable_one(struct cb_collector *c, const char *sys, const char *ev, c
 		return set_err(c, -EIO, "event format of %s unreadable (events/%s/%s/format)", name,
 			       sys, ev);
 	if (filter && strstr(filter, "__")) {
-		if (filter_flags(c, sys, s, filter, resolved, sizeof(resolved)) < 0) {
+		if (filter_flags(c, sys, ev, s, filter, resolved, sizeof(resolved)) < 0) {
 			free(s);
 			return -1;
 		}

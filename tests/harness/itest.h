@@ -133,4 +133,18 @@ static inline const char *itest_json(const char *path, const char *key, char *bu
 	return buf;
 }
 
+/*
+ * the number at @key of the JSON file @path; a missing or null value fails the test, naming
+ * the file and key (needs cmocka.h included before this header)
+ */
+static inline double itest_json_num(const char *path, const char *key)
+{
+	char v[64];
+
+	itest_json(path, key, v, sizeof(v));
+	if (!strcmp(v, "(missing)") || !strcmp(v, "null"))
+		fail_msg("%s: no %s", path, key);
+	return strtod(v, NULL);
+}
+
 #endif

@@ -34,16 +34,6 @@ static const char rest[] =
 	"settle = 1s\ndemand = thp-demand\ndemand.size = 0.15\ndemand.duration = 3s\n"
 	"timeout = 5m\nready_timeout = 5m\n";
 
-static double num(const char *path, const char *key)
-{
-	char v[64];
-
-	itest_json(path, key, v, sizeof(v));
-	if (!strcmp(v, "(missing)") || !strcmp(v, "null"))
-		fail_msg("%s: no %s", path, key);
-	return strtod(v, NULL);
-}
-
 static const char *str(const char *path, const char *key, char *v, size_t size)
 {
 	return itest_json(path, key, v, size);
@@ -62,8 +52,8 @@ static double all_complete(const char *out)
 		assert_int_equal(access(path, R_OK), 0);
 		snprintf(path, sizeof(path), "%s/%s/meta.json", out, ids[i]);
 		assert_string_equal(str(path, "status", v, sizeof(v)), "complete");
-		assert_true(fabs(num(path, "timing.unaccounted_fraction")) <= 0.02);
-		wall += num(path, "timing.wall_s");
+		assert_true(fabs(itest_json_num(path, "timing.unaccounted_fraction")) <= 0.02);
+		wall += itest_json_num(path, "timing.wall_s");
 	}
 	return wall;
 }
@@ -113,24 +103,24 @@ static void test_per_kernel_against_per_cell(void **state)
 		if (pos == 1)
 			first = i;
 		assert_string_equal(str(path, "qemu.guest_first_cell", v, sizeof(v)), ids[first]);
-		assert_int_equal((int)num(path, "qemu.guest_cell"), pos);
-		assert_int_equal((int)num(path, "qemu.guest_cells"), 4 - first);
-		assert_int_equal((int)num(path, "isolation.cell_in_guest"), pos);
+		assert_int_equal((int)itest_json_num(path, "qemu.guest_cell"), pos);
+		assert_int_equal((int)itest_json_num(path, "qemu.guest_cells"), 4 - first);
+		assert_int_equal((int)itest_json_num(path, "isolation.cell_in_guest"), pos);
 		assert_string_equal(str(path, "isolation.within", v, sizeof(v)), "true");
 		print_message("%s: wall %.1f s, boot %.2f s, MemFree %.0f kB, free order-9 blocks "
 			      "%.0f, pageblocks not movable %.0f\n", ids[i],
-			      num(path, "timing.wall_s"), num(path, "timing.parts.boot"),
-			      num(path, "isolation.state.mem_free_kb"),
-			      num(path, "isolation.state.free_order9_blocks"),
-			      num(path, "isolation.state.pageblocks_not_movable"));
+			      itest_json_num(path, "timing.wall_s"), itest_json_num(path, "timing.parts.boot"),
+			      itest_json_num(path, "isolation.state.mem_free_kb"),
+			      itest_json_num(path, "isolation.state.free_order9_blocks"),
+			      itest_json_num(path, "isolation.state.pageblocks_not_movable"));
 		/* one boot a guest: in its first cell's console and time, in no other's */
 		assert_int_equal(console_has(out, ids[i], "cb-init: up"), pos == 1);
 		snprintf(want, sizeof(want), "cb-batch: end %s 0", ids[i]);
 		assert_true(console_has(out, ids[i], want));
 		if (pos == 1)
-			assert_true(num(path, "timing.parts.boot") > 1.0);
+			assert_true(itest_json_num(path, "timing.parts.boot") > 1.0);
 		else
-			assert_true(num(path, "timing.parts.boot") < 1.0);
+			assert_true(itest_json_num(path, "timing.parts.boot") < 1.0);
 		reused += pos > 1;
 		/* the guest kept at least one cell (a 1 GiB guest: README's measurement) */
 		if (i == 3)
@@ -187,7 +177,7 @@ static void test_killed_batch_resumes(void **state)
 	/* the rest ran in a fresh guest, from cell 2 (or later ones, if declined) */
 	snprintf(path, sizeof(path), "%s/%s/meta.json", out, ids[1]);
 	assert_string_equal(str(path, "qemu.guest_first_cell", v, sizeof(v)), ids[1]);
-	assert_int_equal((int)num(path, "qemu.guest_cell"), 1);
+	assert_int_equal((int)itest_json_num(path, "qemu.guest_cell"), 1);
 	for (i = 2; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s/%s/meta.json", out, ids[i]);
 		assert_string_equal(str(path, "qemu.boot", v, sizeof(v)), "per-kernel");

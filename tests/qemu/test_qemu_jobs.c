@@ -34,16 +34,6 @@ static const char rest[] =
 	"settle = 1s\ndemand = thp-demand\ndemand.size = 0.15\ndemand.duration = 5s\n"
 	"timeout = 5m\nready_timeout = 5m\n";
 
-static double num(const char *path, const char *key)
-{
-	char v[64];
-
-	itest_json(path, key, v, sizeof(v));
-	if (!strcmp(v, "(missing)") || !strcmp(v, "null"))
-		fail_msg("%s: no %s", path, key);
-	return strtod(v, NULL);
-}
-
 /* every line holds at most one "compactbench: " or "[i/n] ", and only at its start */
 static void check_lines(const char *log)
 {
@@ -137,24 +127,24 @@ static void test_two_guests_at_once(void **state)
 		assert_string_equal(itest_json(path, "status", v, sizeof(v)), "complete");
 		itest_json(path, "timing.pinned_cpus", cpus[i], sizeof(cpus[i]));
 		assert_null(strpbrk(cpus[i], ",-")); /* one CPU */
-		start[i] = num(path, "timing.host_start_ns");
-		end[i] = num(path, "timing.host_end_ns");
+		start[i] = itest_json_num(path, "timing.host_start_ns");
+		end[i] = itest_json_num(path, "timing.host_end_ns");
 		print_message("%s: CPU %s, wall %.1f s, boot %.1f s, guest agent %.1f s (its parts: "
 			      "fragment %.1f, demand %.1f), unaccounted %.2f%%\n", id, cpus[i],
-			      num(path, "timing.wall_s"), num(path, "timing.parts.boot"),
-			      num(path, "timing.remote_agent_s"), num(path, "timing.parts.fragment"),
-			      num(path, "timing.parts.demand"),
-			      100 * num(path, "timing.unaccounted_fraction"));
-		assert_true(num(path, "timing.parts.boot") > 0);
-		assert_true(num(path, "timing.parts.demand") > 0);
-		assert_true(fabs(num(path, "timing.unaccounted_fraction")) <= 0.02);
+			      itest_json_num(path, "timing.wall_s"), itest_json_num(path, "timing.parts.boot"),
+			      itest_json_num(path, "timing.remote_agent_s"), itest_json_num(path, "timing.parts.fragment"),
+			      itest_json_num(path, "timing.parts.demand"),
+			      100 * itest_json_num(path, "timing.unaccounted_fraction"));
+		assert_true(itest_json_num(path, "timing.parts.boot") > 0);
+		assert_true(itest_json_num(path, "timing.parts.demand") > 0);
+		assert_true(fabs(itest_json_num(path, "timing.unaccounted_fraction")) <= 0.02);
 		snprintf(path, sizeof(path), "%s/%s/summary.json", out, id);
 		assert_int_equal(access(path, R_OK), 0);
 	}
 	assert_string_not_equal(cpus[0], cpus[1]);
 	assert_true(start[0] < end[1] && start[1] < end[0]); /* at the same time */
 	snprintf(path, sizeof(path), "%s/run.json", out);
-	assert_int_equal((int)num(path, "timing.cells"), 2);
+	assert_int_equal((int)itest_json_num(path, "timing.cells"), 2);
 	json_object_put(run);
 
 	resume_to_complete(cfg, out, log, "resume: 2 of 2 cells complete, 0 to run now, 0 pending");
