@@ -202,6 +202,13 @@ static bool side_pending(const struct cb_side *s)
 	return false;
 }
 
+static void short_waves_note(FILE *out, const struct cb_run_data *r)
+{
+	if (r->short_waves)
+		fprintf(out, "note: %s: %zu repetition(s) left out because their waves did not all "
+			"run, first: %s\n", r->dir, r->short_waves, r->short_why);
+}
+
 /* reasons the runs cannot carry a verdict; prints each, returns whether any */
 static bool structurally_inconclusive(const struct cb_gate_opts *o, struct cb_gate_log *log,
 				      const struct cb_side *sa, const struct cb_side *sb, size_t np,
@@ -224,6 +231,10 @@ static bool structurally_inconclusive(const struct cb_gate_opts *o, struct cb_ga
 			  a->failed ? a->failed_why : b->failed_why);
 		bad = true;
 	}
+	/* fewer reps, not a failure: the power rule judges what is left */
+	short_waves_note(log->out, a);
+	if (strcmp(a->dir, b->dir))
+		short_waves_note(log->out, b);
 	if (!cb_side_groups(sa) || !cb_side_groups(sb)) {
 		RUNS_NOTE("not enough data: the %s has no complete cell%s",
 			  !cb_side_groups(sa) ? "baseline" : "candidate",

@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -104,6 +105,27 @@ static void fail_cell(struct cb_run_data *rd, const char *id, const char *why)
 {
 	if (!rd->failed++)
 		snprintf(rd->failed_why, sizeof(rd->failed_why), "%s: %s", id, why);
+}
+
+/*
+ * whether the cell's recurring demand ran fewer waves than it asked for (summary.json's
+ * waves.recorded < waves.count): a repetition cut short (a guest slowed down until the
+ * demand's time bound ended it) measured a different experiment, so it is left out of its
+ * group rather than averaged in (docs/recurring-demand.md); @why says how many ran
+ */
+static bool waves_short(struct json_object *sum, char *why, size_t whylen)
+{
+	struct json_object *w, *count, *rec;
+
+	if (!json_object_object_get_ex(sum, "waves", &w) || !json_object_is_type(w, json_type_object) ||
+	    !json_object_object_get_ex(w, "count", &count) ||
+	    !json_object_object_get_ex(w, "recorded", &rec))
+		return false;
+	if (json_object_get_int64(rec) >= json_object_get_int64(count))
+		return false;
+	snprintf(why, whylen, "%" PRId64 " of %" PRId64 " waves ran", json_object_get_int64(rec),
+		 json_object_get_int64(count));
+	return true;
 }
 
 /* add one summarized cell to its group, keeping repetitions in ascending order */
@@ -231,6 +253,12 @@ int cb_run_load(const char *dir, struct cb_run_data *rd, char *err, size_t errle
 			fail_cell(rd, id, why);
 			continue;
 		}
+		if (waves_short(sum, why, sizeof(why))) {
+			if (!rd->short_waves++)
+				snprintf(rd->short_why, sizeof(rd->short_why), "%s: %s", id, why);
+			json_object_put(sum);
+			continue;
+		}
 		add_cell(find_group(rd, k, s, w), json_object_get_int64(x), cell_dir, sum);
 		json_object_put(sum);
 	}
@@ -274,6 +302,10 @@ int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const c
 		if (runs[i].failed)
 			fprintf(stderr, "compactbench %s: %s: %zu cell(s) left out, first: %s\n", cmd,
 				runs[i].dir, runs[i].failed, runs[i].failed_why);
+		if (runs[i].short_waves)
+			fprintf(stderr, "compactbench %s: %s: %zu repetition(s) left out because their "
+				"waves did not all run, first: %s\n", cmd, runs[i].dir,
+				runs[i].short_waves, runs[i].short_why);
 		print_pending_kernels(&runs[i], cmd);
 	}
 	return 0;

@@ -38,6 +38,8 @@ struct cb_run_data {
 	size_t cells;		   /* cells listed in run.json */
 	size_t failed;		   /* cells without a usable summary (failed, incomplete, bad) */
 	char failed_why[1024];	   /* the first of them and why */
+	size_t short_waves;	   /* cells left out: fewer waves ran than asked (not failures) */
+	char short_why[512];	   /* the first of them and how many ran */
 	struct cb_pending *pending; /* cells not run yet, not failures, per group */
 	size_t npending;
 	char (*kernels)[64];	   /* every kernel and setting run.json names, in order */

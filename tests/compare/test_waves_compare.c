@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "compare.h"
+#include "runs.h"
 #include "plot_fixture.h"
 #include "util.h"
 
@@ -50,8 +51,11 @@ static double wave_start(int i)
 static const char samples[] = "t_ns,node,zone,present,score,weighted,node_score,o9,o10\n"
 	"1000000000,0,Normal,262144,0,0,0,50,0\n2000000000,0,Normal,262144,0,0,0,20,0\n";
 
-/* a run of settings none and demand, REPS cells each, summary.json and samples.csv */
-static void make_run(const char *d, bool waves)
+/*
+ * a run of settings none and demand, REPS cells each, summary.json and samples.csv; with
+ * @short_rep > 0, that repetition of demand says only 5 of its 8 waves ran
+ */
+static void make_run(const char *d, bool waves, int short_rep)
 {
 	static const char *const set[2] = { "none", "demand" };
 	char path[PATH_MAX], *text;
@@ -90,7 +94,8 @@ static void make_run(const char *d, bool waves)
 					fprintf(f, "%s{\"index\":%d,\"stall_ns\":%.0f,\"start_ns\":"
 						"%.0f,\"end_ns\":%.0f}", i ? "," : "", i,
 						wave_ns(s, r, i), wave_start(i), wave_start(i) + 1e8);
-				fprintf(f, "]}");
+				fprintf(f, "],\"count\":%d,\"recorded\":%d}", WAVES,
+					s == 1 && r == short_rep ? 5 : WAVES);
 			}
 			fprintf(f, "}\n");
 			fclose(f);
@@ -131,7 +136,7 @@ static void test_compare_learning(void **state)
 	struct json_object *all, *pair, *lc, *x;
 
 	snprintf(dir, sizeof(dir), "%s/waves", tmp);
-	make_run(dir, true);
+	make_run(dir, true, 0);
 	text = compare(dir, "text");
 	printf("%s", text);
 	assert_non_null(strstr(text, "Learning curve"));
@@ -159,13 +164,43 @@ static void test_compare_learning(void **state)
 
 	/* a run without waves: no learning curve at all, in either format */
 	snprintf(dir, sizeof(dir), "%s/plain", tmp);
-	make_run(dir, false);
+	make_run(dir, false, 0);
 	text = compare(dir, "text");
 	assert_null(strstr(text, "Learning curve"));
 	free(text);
 	text = compare(dir, "json");
 	assert_null(strstr(text, "learning_curve"));
 	free(text);
+}
+
+/*
+ * a repetition whose waves did not all run is left out of its group, with a note naming it:
+ * demand keeps 4 of its 5 repetitions, none all 5
+ */
+static void test_short_waves_left_out(void **state)
+{
+	struct cb_run_data rd;
+	char dir[PATH_MAX], err[1024];
+
+	snprintf(dir, sizeof(dir), "%s/short", tmp);
+	make_run(dir, true, 3);
+	assert_int_equal(cb_run_load(dir, &rd, err, sizeof(err)), 0);
+	assert_int_equal(rd.failed, 0);
+	assert_int_equal(rd.short_waves, 1);
+	assert_string_equal(rd.short_why, "host.demand.w.r3: 5 of 8 waves ran");
+	assert_int_equal(rd.ng, 2);
+	for (size_t i = 0; i < rd.ng; i++) {
+		const struct cb_group *g = &rd.groups[i];
+
+		if (!strcmp(g->setting, "demand")) {
+			assert_int_equal(g->n, 4);
+			for (size_t k = 0; k < g->n; k++)
+				assert_true(g->rep[k] != 3);
+		} else {
+			assert_int_equal(g->n, REPS);
+		}
+	}
+	cb_run_free(&rd);
 }
 
 /* the medians per wave index in charts/waves.dat */
@@ -244,6 +279,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_learning),
 		cmocka_unit_test(test_plot_waves),
+		cmocka_unit_test(test_short_waves_left_out),
 	};
 	int ret;
 
