@@ -18,14 +18,14 @@
 
 #define MAX_RUN_DIRS 10000 /* entries of the output directory looked at */
 
-/* a phase's `duration` (its quick.* value with --quick), 0 if it has none */
-static double phase_duration(const struct cb_phase *ph, bool quick)
+/* a phase's option @name as a number (its quick.* value with --quick), 0 if it has none */
+static double phase_num(const struct cb_phase *ph, const char *name, bool quick,
+			int (*parse)(const char *s, double *out))
 {
 	double v = 0, q = -1, x;
 
 	for (size_t i = 0; i < ph->nr_args; i++) {
-		if (strcmp(ph->args[i].name, "duration") ||
-		    cb_parse_duration(ph->args[i].value, &x) < 0)
+		if (strcmp(ph->args[i].name, name) || parse(ph->args[i].value, &x) < 0)
 			continue;
 		if (ph->args[i].quick)
 			q = x;
@@ -33,6 +33,33 @@ static double phase_duration(const struct cb_phase *ph, bool quick)
 			v = x;
 	}
 	return quick && q >= 0 ? q : v;
+}
+
+static int parse_count(const char *s, double *out)
+{
+	long long n;
+
+	if (cb_parse_long(s, 0, 1000000, &n) < 0)
+		return -1;
+	*out = (double)n;
+	return 0;
+}
+
+/*
+ * how long a phase runs: its `duration`, or for recurring demand (`waves` N, `period` P)
+ * N x P when that is shorter: the demand ends when its last wave does, and `duration` is
+ * only its bound (a wave lasts well under its period in policies.ini's thp-recur; Poisson
+ * arrivals have the same mean)
+ */
+static double phase_duration(const struct cb_phase *ph, bool quick)
+{
+	double d = phase_num(ph, "duration", quick, cb_parse_duration);
+	double waves = phase_num(ph, "waves", quick, parse_count);
+	double period = phase_num(ph, "period", quick, cb_parse_duration);
+
+	if (waves > 0 && period > 0 && (d <= 0 || waves * period < d))
+		return waves * period;
+	return d;
 }
 
 double cb_est_cell_config_s(const struct cb_config *cfg, const struct cb_cell *cell, bool quick)

@@ -61,7 +61,8 @@ void cb_duration_text(double s, char *buf, size_t size);
 
 /*
  * cb_est_cell_config_s - the config-based estimate of one cell: the workload's settle and
- * longest demand/companion `duration` (quick.* with --quick), the cooldown, the overhead
+ * longest demand/companion `duration` (or `waves` x `period` where that is shorter; quick.*
+ * with --quick), the cooldown, the overhead
  */
 double cb_est_cell_config_s(const struct cb_config *cfg, const struct cb_cell *cell, bool quick);
 

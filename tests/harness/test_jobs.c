@@ -184,11 +184,27 @@ static const char est_cfg[] =
 	"[kernel here]\n"
 	"[setting s]\nvm.compaction_proactiveness = 0\n"
 	"[workload w]\nfragment = frag-anon\nsettle = 5s\ndemand = thp-demand\n"
-	"demand.duration = 30s\nquick.demand.duration = 4s\n";
+	"demand.duration = 30s\nquick.demand.duration = 4s\n"
+	"[workload r]\nfragment = frag-anon\nsettle = 5s\ndemand = thp-demand\n"
+	"demand.waves = 20\ndemand.period = 2s\ndemand.duration = 90s\n"
+	"quick.demand.period = 1s\nquick.demand.duration = 15s\n";
+
+/* the first cell of workload @w on the qemu kernel (@qemu) or the host one */
+static const struct cb_cell *find_cell(const struct cb_cell *cells, size_t nr, const char *w,
+				       bool qemu)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(cells[i].workload->name, w) &&
+		    (cells[i].kernel->cls == cb_target_class_find("qemu")) == qemu)
+			return &cells[i];
+	fail_msg("no cell of workload %s", w);
+	return NULL;
+}
 
 /*
  * settle 5 + demand 30 + the overhead (qemu) or + cooldown 3 + the overhead (host);
- * with --quick the demand's quick duration, 4 s
+ * with --quick the demand's quick duration, 4 s. Recurring demand r: 20 waves x 2 s = 40 s
+ * (under its 90 s bound); with --quick 20 x 1 s = 20 s is over its 15 s bound: 15 s
  */
 static void test_estimate_from_config(void **state)
 {
@@ -196,7 +212,7 @@ static void test_estimate_from_config(void **state)
 	struct cb_config *cfg;
 	struct cb_cell *cells;
 	struct cb_progress p = { 0 };
-	double vm, host;
+	const struct cb_cell *vm, *host;
 	size_t nr;
 
 	snprintf(path, sizeof(path), "%s/est.ini", tmpdir);
@@ -205,15 +221,20 @@ static void test_estimate_from_config(void **state)
 	if (!cfg)
 		fail_msg("%s", err);
 	cells = cb_matrix_expand(cfg, 2, &nr);
-	assert_int_equal(nr, 4);
-	vm = cells[0].kernel->cls == cb_target_class_find("qemu") ? 0 : 1;
-	host = 1 - vm;
-	assert_true(fabs(cb_est_cell_config_s(cfg, &cells[(int)vm], false) -
-			 (35 + CB_EST_QEMU_OVERHEAD_S)) < 1e-9);
-	assert_true(fabs(cb_est_cell_config_s(cfg, &cells[(int)host], false) -
+	assert_int_equal(nr, 8);
+	vm = find_cell(cells, nr, "w", true);
+	host = find_cell(cells, nr, "w", false);
+	assert_true(fabs(cb_est_cell_config_s(cfg, vm, false) - (35 + CB_EST_QEMU_OVERHEAD_S)) <
+		    1e-9);
+	assert_true(fabs(cb_est_cell_config_s(cfg, host, false) -
 			 (38 + CB_EST_HOST_OVERHEAD_S)) < 1e-9);
-	assert_true(fabs(cb_est_cell_config_s(cfg, &cells[(int)vm], true) -
-			 (9 + CB_EST_QEMU_OVERHEAD_S)) < 1e-9);
+	assert_true(fabs(cb_est_cell_config_s(cfg, vm, true) - (9 + CB_EST_QEMU_OVERHEAD_S)) <
+		    1e-9);
+	vm = find_cell(cells, nr, "r", true);
+	assert_true(fabs(cb_est_cell_config_s(cfg, vm, false) - (45 + CB_EST_QEMU_OVERHEAD_S)) <
+		    1e-9);
+	assert_true(fabs(cb_est_cell_config_s(cfg, vm, true) - (20 + CB_EST_QEMU_OVERHEAD_S)) <
+		    1e-9);
 
 	/* the time left: 3 cells of 10 s estimated, the first took 20 s: 2 x 10 x 2 = 40 s */
 	p.nr = 3;
