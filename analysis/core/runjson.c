@@ -3,6 +3,7 @@
  * runjson.c - run.json and summary.json read as untrusted input: bounded, typed, finite,
  * cell ids that cannot climb out of the run directory, no cell listed twice.
  */
+#include "cruns_json.h"
 #include "runjson.h"
 #include "xalloc.h"
 #include "metrics.h"
@@ -297,7 +298,8 @@ struct json_object *cb_summary_json_load(const char *path, char *err, size_t err
 			 shown(x));
 		goto bad;
 	}
-	if (check_metrics(path, sum, err, errlen) < 0)
+	if (check_metrics(path, sum, err, errlen) < 0 ||
+	    cb_cruns_read(path, sum, NULL, err, errlen) < 0)
 		goto bad;
 	return sum;
 bad:

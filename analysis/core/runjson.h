@@ -64,7 +64,8 @@ int cb_meta_window(const char *cell_dir, uint64_t *start_ns, uint64_t *end_ns);
  * cb_summary_json_load - @path (a cell's summary.json) read and checked: at most
  * CB_SUMMARY_MAX_BYTES, "schema" the integer CB_SUMMARY_SCHEMA, "metrics" an object whose
  * every metric of the table is absent, null or a finite number, "lost_events" a boolean
- * when present. Returns a new reference, or NULL with "PATH: field ..." in @err.
+ * when present, "compaction_runs" as cb_cruns_read checks it when present. Returns a new
+ * reference, or NULL with "PATH: field ..." in @err.
  */
 struct json_object *cb_summary_json_load(const char *path, char *err, size_t errlen);
 

@@ -14,7 +14,8 @@
  *              inside an attempt direct (khugepaged if the task is), else kcompactd after
  *              kcompactd_wake, proactive after kcompactd_sleep without a wake, else manual;
  *              a kcompactd run begun after mm_compaction_demand_target(before) and followed
- *              by mm_compaction_demand_target(after) is demand (decided at that "after")
+ *              by mm_compaction_demand_target(after) is demand (decided at that "after");
+ *              each run begun in the window is also listed with its times (cruns.h)
  */
 #include "stalls.h"
 #include "xalloc.h"
@@ -74,8 +75,9 @@ struct pst {
 	bool demand_cand; /* the open run began under the mark */
 	int await_attr; /* an ended candidate: demand_target(after) next makes it demand, else
 			 * it keeps this attribution; -1: none */
+	bool run_policy; /* the open run's task is the watermark policy (CB_CRUNS_POLICY_COMM) */
 	struct cb_work cur; /* the open (or awaiting) run's work, until it is committed */
-	uint64_t start, last, run_start;
+	uint64_t start, last, run_start, run_end;
 };
 
 void cb_stalls_init(struct cb_stalls *s, long long suitable_success)
@@ -231,13 +233,33 @@ static const enum cb_bg_kind attr_bg[CB_ATTR_NR] = {
 	[CB_ATTR_MANUAL] = CB_BG_OTHER,
 };
 
-/* @p's run (its work in p->cur) counts for @attr; @open: it had no end */
+/* the timeline lane of a run of @attr; @policy: its task is the watermark policy */
+static enum cb_lane lane_of(int attr, bool policy)
+{
+	static const enum cb_lane lanes[CB_ATTR_NR] = {
+		[CB_ATTR_DIRECT] = CB_LANE_DIRECT, [CB_ATTR_KCOMPACTD] = CB_LANE_KCOMPACTD,
+		[CB_ATTR_PROACTIVE] = CB_LANE_PROACTIVE, [CB_ATTR_DEMAND] = CB_LANE_DEMAND,
+		[CB_ATTR_KHUGEPAGED] = CB_LANE_KHUGEPAGED, [CB_ATTR_MANUAL] = CB_LANE_MANUAL,
+		[CB_ATTR_UNKNOWN] = CB_LANE_NR,
+	};
+
+	if (attr == CB_ATTR_MANUAL && policy)
+		return CB_LANE_POLICY;
+	return lanes[attr];
+}
+
+/*
+ * @p's run (its work in p->cur) counts for @attr; @open: it had no end (it is listed as
+ * ending at the last event seen: the next begin of its pid, or the end of the trace)
+ */
 static void commit_run(struct cb_stalls *s, struct pst *p, int attr, bool open)
 {
 	struct cb_work *w = &s->work[attr], *c = &p->cur;
 	int i;
 
 	if (p->run_in_win) {
+		cb_cruns_add(s->cruns, lane_of(attr, p->run_policy), p->run_start,
+			     open ? s->feed_ts : p->run_end, open);
 		w->runs++;
 		w->open += open;
 		w->run_ns += c->run_ns;
@@ -281,6 +303,7 @@ static void begin_run(struct cb_stalls *s, struct pst *p, const struct cb_sev *e
 	p->demand_cand = !p->active && p->demand_mark && is_kcompactd(p, ev->comm);
 	p->demand_mark = false;
 	p->run_attr = a;
+	p->run_policy = ev->comm && !strcmp(ev->comm, CB_CRUNS_POLICY_COMM);
 	p->run_start = ev->ts;
 	p->run_in_win = in_window(s, ev->ts);
 }
@@ -290,6 +313,7 @@ static void end_run(struct cb_stalls *s, struct pst *p, const struct cb_sev *ev)
 	if (p->run_attr < 0)
 		return;
 	p->cur.run_ns += ev->ts > p->run_start ? ev->ts - p->run_start : 0;
+	p->run_end = ev->ts;
 	p->cur.end[ev->end < CB_END_NR ? ev->end : CB_END_OTHER]++;
 	if (!p->demand_cand) {
 		commit_run(s, p, p->run_attr, false);
@@ -393,6 +417,7 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 		       (ev->kind == CB_SEV_SUITABLE && ev->order < 0);
 	struct pst *p;
 
+	s->feed_ts = ev->ts;
 	if (ev->kind == CB_SEV_EXTFRAG) {
 		count_extfrag(s, ev);
 		return 0;
@@ -437,6 +462,9 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 			goto nomem;
 		return 0;
 	case CB_SEV_BEGIN:
+		/* the run list is allocated with the first run in the window */
+		if (!s->cruns && in_window(s, ev->ts) && !(s->cruns = calloc(1, sizeof(*s->cruns))))
+			goto nomem;
 		begin_run(s, p, ev);
 		if (!p->active)
 			return 0;
@@ -537,6 +565,8 @@ void cb_stalls_free(struct cb_stalls *s)
 	free(s->rec);
 	free(s->pids);
 	free(s->big);
+	free(s->cruns);
+	s->cruns = NULL;
 	s->ns = NULL;
 	s->rec = NULL;
 	s->pids = NULL;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cruns.h"
 #include "hist.h"
 #include "origin.h"
 #include "stalls_probe.h"
@@ -146,6 +147,7 @@ struct cb_stalls {
 	size_t n, cap;
 	struct cb_big_alloc *big;  /* one per mm_page_alloc of order >= 9 that got a page */
 	size_t nbig, bigcap;
+	struct cb_cruns *cruns;	   /* the runs begun in the window (NULL: none yet), bounded */
 
 	/* the trace pass (cb_stalls_from_trace only) */
 	uint64_t events;	   /* records read */
@@ -159,6 +161,7 @@ struct cb_stalls {
 	/* state (private) */
 	void *pids;
 	size_t npids, pcap;
+	uint64_t feed_ts;	   /* the last event's time: where a run without its end stops */
 	long long suitable_success; /* COMPACT_SUCCESS in this trace's enum, -1 if unknown */
 };
 

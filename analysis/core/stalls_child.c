@@ -113,7 +113,8 @@ static void child(const char *path, int fd, struct reply *r, uint64_t as)
 	    (!r->ret && r->s.probe.n &&
 	     cb_write_all(fd, r->s.probe.rec, r->s.probe.n * sizeof(*r->s.probe.rec))) ||
 	    (!r->ret && r->s.nbig &&
-	     cb_write_all(fd, r->s.big, r->s.nbig * sizeof(*r->s.big))))
+	     cb_write_all(fd, r->s.big, r->s.nbig * sizeof(*r->s.big))) ||
+	    (!r->ret && r->s.cruns && cb_write_all(fd, r->s.cruns, sizeof(*r->s.cruns))))
 		ret = 1;
 	cb_stalls_free(&r->s);
 	free(r);
@@ -171,7 +172,10 @@ static int read_by(int fd, void *buf, size_t len, double deadline)
 /* the parent's copy of the child's result: pointers are the child's, fetch the records */
 static int take_reply(int fd, struct reply *r, struct cb_stalls *s, double deadline)
 {
+	bool cruns = r->s.cruns != NULL;
+
 	*s = r->s;
+	s->cruns = NULL;
 	s->ns = NULL;
 	s->pids = NULL;
 	s->npids = s->pcap = 0;
@@ -198,6 +202,11 @@ static int take_reply(int fd, struct reply *r, struct cb_stalls *s, double deadl
 	if (s->nbig) {
 		s->big = malloc(s->nbig * sizeof(*s->big));
 		if (!s->big || read_by(fd, s->big, s->nbig * sizeof(*s->big), deadline))
+			return -1;
+	}
+	if (cruns) {
+		s->cruns = malloc(sizeof(*s->cruns));
+		if (!s->cruns || read_by(fd, s->cruns, sizeof(*s->cruns), deadline))
 			return -1;
 	}
 	if (s->probe.present && cb_pstalls_finish(&s->probe))

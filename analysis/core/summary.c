@@ -10,6 +10,7 @@
 #include "util.h"
 #include "vmstat.h"
 #include "waves_json.h"
+#include "cruns_json.h"
 #include "xalloc.h"
 
 #include <dirent.h>
@@ -374,6 +375,7 @@ static struct json_object *summary_json(const char *cell_dir, struct json_object
 	json_object_object_add(root, "fragmentation", cb_summary_frag_json(ad));
 	json_object_object_add(root, "cpu", cb_summary_cpu_json(ad, st));
 	json_object_object_add(root, "energy", cb_summary_energy_json(ad, st, watts_per_core));
+	json_object_object_add(root, "compaction_runs", cb_cruns_json(st));
 	/* absent, not null, for a cell without them: older summaries stay as they were */
 	if (waves->present)
 		json_object_object_add(root, "waves", cb_waves_json(waves));
