@@ -3,20 +3,24 @@
  * plot_timeline.c - a timeline per group, drawn from its median cell (the repetition whose
  * stall time is the median): the free blocks of order 9 and above and the free memory at
  * the kernel demand's orders (1-4) over time from samples.csv, the measurement window
- * marked, the waves of recurring demand shaded (summary.json's waves series), and below it
- * each direct-compaction stall as a tick whose height is its duration, shaded in the colour
- * of its attribution.
+ * marked, the waves of recurring demand shaded (summary.json's waves series); below it
+ * each direct-compaction stall as a tick whose height is its duration; below that one lane
+ * per attribution that ran compaction, each run a box from its begin to its end
+ * (summary.json's compaction_runs), in the colour of its attribution.
  *
  * timeline-N.dat: block 0 "t_s free_2m_blocks free_o1_4_mib" per sample; block 1 "t_s
- * stall_ms" per stall; block 2 "start_s end_s" per wave; seconds since the window began.
+ * stall_ms" per stall; block 2 "start_s end_s" per wave; block 3 "lane start_s end_s" per
+ * compaction run; seconds since the window began.
  */
 #include "compare.h"
+#include "cruns_json.h"
 #include "xalloc.h"
 #include "plot.h"
 #include "runjson.h"
 #include "util.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
@@ -24,17 +28,18 @@
 #include <unistd.h>
 
 /*
- * the colour of compaction work by where it came from; one row per attribution (a new one,
- * such as the demand-driven kcompactd's, is one more row). The timeline shows the rows it
- * has data for: direct stalls today.
+ * the colour of compaction work by where it came from, one row per lane of cruns.h in its
+ * order (a new lane is one more row); the timeline shows the lanes that have runs
  */
 static const struct attr_style {
 	const char *name, *rgb;
-} attr_styles[] = {
+} attr_styles[CB_LANE_NR] = {
 	{ "direct", "#D55E00" },
 	{ "kcompactd", "#0072B2" },
 	{ "proactive", "#009E73" },
 	{ "demand", "#CC79A7" },
+	{ "khugepaged", "#888888" },	/* grey: sky blue is the waves' */
+	{ "manual", "#000000" },
 	{ "policy", "#E69F00" },
 };
 
@@ -120,19 +125,30 @@ static int write_samples(FILE *f, const char *cell_dir, uint64_t *t0p, double *x
 	return n;
 }
 
+/* the cell's summary.json, checked (runjson.h); NULL, said on stderr, when it is bad */
+static struct json_object *load_summary(const char *cell_dir)
+{
+	char path[PATH_MAX], err[1024];
+	struct json_object *sum;
+
+	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0)
+		return NULL;
+	sum = cb_summary_json_load(path, err, sizeof(err));
+	if (!sum && errno != ENOENT)
+		fprintf(stderr, "compactbench plot: %s: the timeline has no waves and no runs\n",
+			err);
+	return sum;
+}
+
 /*
  * the waves of summary.json's "waves" series (start_ns, end_ns) into @f and @w, as seconds
  * since @t0; a wave with a missing or reversed time is left out. Returns the waves kept.
  */
-static int write_waves(FILE *f, const char *cell_dir, uint64_t t0, struct tl_waves *w)
+static int write_waves(FILE *f, struct json_object *sum, uint64_t t0, struct tl_waves *w)
 {
-	char path[PATH_MAX], err[512];
-	struct json_object *sum, *waves, *series, *a, *b;
+	struct json_object *waves, *series, *a, *b;
 
 	w->n = 0;
-	if (cb_path(path, sizeof(path), "%s/summary.json", cell_dir) < 0)
-		return 0;
-	sum = cb_json_read_bounded(path, CB_SUMMARY_MAX_BYTES, err, sizeof(err));
 	if (sum && json_object_object_get_ex(sum, "waves", &waves) &&
 	    json_object_object_get_ex(waves, "series", &series) &&
 	    json_object_is_type(series, json_type_array)) {
@@ -153,8 +169,39 @@ static int write_waves(FILE *f, const char *cell_dir, uint64_t t0, struct tl_wav
 			w->n++;
 		}
 	}
-	json_object_put(sum);
 	return w->n;
+}
+
+/*
+ * the compaction runs of summary.json (@sum, checked by its loader) into @f as "lane
+ * start_s end_s" and into @cr, moved from the section's window start to the chart's @t0
+ * (@windowed: with no window the stalls and the runs both count from the trace's first
+ * event, so they are left as they are). Returns the runs written.
+ */
+static int write_runs(FILE *f, struct json_object *sum, uint64_t t0, bool windowed,
+		      struct cb_cruns_in *cr, double *xmin, double *xmax)
+{
+	char err[512];
+	double off;
+	int n = 0;
+
+	if (!sum || cb_cruns_read("summary.json", sum, cr, err, sizeof(err)) < 0 || !cr->present) {
+		memset(cr, 0, sizeof(*cr));
+		return 0;
+	}
+	off = windowed ? ((double)cr->window_start_ns - (double)t0) / 1e9 : 0;
+	for (int l = 0; l < CB_LANE_NR; l++)
+		for (int i = 0; i < cr->lane[l].n; i++) {
+			double a = cr->lane[l].start[i] + off, b = cr->lane[l].end[i] + off;
+
+			cr->lane[l].start[i] = a;
+			cr->lane[l].end[i] = b;
+			fprintf(f, "%s %.9f %.9f\n", cb_lane_names[l], a, b);
+			*xmin = fmin(*xmin, a);
+			*xmax = fmax(*xmax, b);
+			n++;
+		}
+	return n;
 }
 
 /* the waves as shaded rectangles behind the next plot (one gnuplot object each) */
@@ -203,14 +250,52 @@ static const char *no_stall_label(const struct cb_group *g, size_t rep)
 	return "no direct-compaction stall";
 }
 
-/* the two panels of one timeline, terminal @t */
+/*
+ * the runs panel: one lane per attribution with runs (top to bottom in cruns.h's order),
+ * each run a box from its begin to its end; a lane the analyzer thinned says so in the title
+ */
+static void draw_runs(FILE *gp, const char *file, const struct cb_cruns_in *cr, int nruns,
+		      const char *why)
+{
+	int lanes[CB_LANE_NR], nl = 0, thin = 0;
+
+	fprintf(gp, "set xlabel '%s'\nset ylabel 'attribution'\n", why);
+	for (int l = 0; l < CB_LANE_NR; l++) {
+		if (cr->lane[l].n)
+			lanes[nl++] = l;
+		thin += cr->lane[l].dropped > 0;
+	}
+	fprintf(gp, "set title 'compaction runs by attribution (box = begin .. end of a run)%s'\n",
+		thin ? ", thinned evenly where a lane had more than 500" : "");
+	if (!nruns) {
+		fprintf(gp, "set label 1 '%s' at graph 0.5,0.5 center\nset ytics ('' 0)\n"
+			    "plot [][-0.5:0.5] NaN notitle\nunset label 1\n", cr->present ?
+			"no compaction run began in the window" : "no compaction_runs in summary.json "
+			"(analyzed before they were kept: re-run analyze)");
+		return;
+	}
+	/* the first lane on top: lane j of nl at height nl - 1 - j */
+	fprintf(gp, "unset grid\nset yrange [-0.6:%g]\nset ytics (", nl - 0.4);
+	for (int j = 0; j < nl; j++)
+		fprintf(gp, "%s'%s' %d", j ? ", " : "", cb_lane_names[lanes[j]], nl - 1 - j);
+	fprintf(gp, ")\nplot ");
+	for (int j = 0; j < nl; j++)
+		fprintf(gp, "%s'%s.dat' index 3 using ((strcol(1) eq '%s') ? ($2 + $3) / 2 : NaN):"
+			    "(%d):(($3 - $2) / 2):(0.35) with boxxyerror fs solid 0.6 border lc "
+			    "rgb '%s' lc rgb '%s' notitle", j ? ", " : "", file,
+			cb_lane_names[lanes[j]], nl - 1 - j, attr_styles[lanes[j]].rgb,
+			attr_styles[lanes[j]].rgb);
+	fprintf(gp, "\n");
+}
+
+/* the three panels of one timeline, terminal @t */
 static void draw(FILE *gp, int t, const char *file, const char *title, double win_s,
 		 size_t nsamples, size_t nstalls, const char *no_stall, const struct tl_waves *w,
-		 double xmin, double xmax)
+		 const struct cb_cruns_in *cr, int nruns, double xmin, double xmax)
 {
-	pl_key(gp, pl_begin(gp, t, file, title, 2, 1, 560, 3));
+	pl_key(gp, pl_begin(gp, t, file, title, 3, 1, 820, 3));
 	/*
-	 * both panels on one time axis; with no window, no sample and no stall there is no
+	 * the panels on one time axis; with no window, no sample and no stall there is no
 	 * time to show, and gnuplot refuses an axis drawn from nothing but NaN
 	 */
 	if (xmax > xmin)
@@ -240,10 +325,8 @@ static void draw(FILE *gp, int t, const char *file, const char *title, double wi
 			    "title 'demand waves'", WAVE_RGB);
 	fprintf(gp, "\n");
 stalls:
-	fprintf(gp, "unset y2tics\nunset y2label\nunset key\nset xlabel '%s'\nset ylabel "
-		    "'stall (ms)'\nset title 'direct-compaction stalls (tick height = duration)'\n",
-		isnan(win_s) ? "seconds (no window in meta.json: samples and stalls each from "
-		"their first)" : "seconds since the window began");
+	fprintf(gp, "unset y2tics\nunset y2label\nunset key\nset ylabel 'stall (ms)'\n"
+		    "set title 'direct-compaction stalls (tick height = duration)'\n");
 	if (!nstalls)
 		fprintf(gp, "set label 1 '%s' at graph 0.5,0.5 center\n"
 			    "plot [][0:1] NaN notitle\nunset label 1\n", no_stall);
@@ -251,6 +334,9 @@ stalls:
 		fprintf(gp, "plot '%s.dat' index 1 using 1:2 with impulses lw 2 lc rgb '%s' "
 			    "title '%s'\n", file, attr_styles[0].rgb, attr_styles[0].name);
 	fprintf(gp, "unset arrow\nunset object\n");
+	draw_runs(gp, file, cr, nruns, isnan(win_s) ? "seconds (no window in meta.json: "
+		  "samples, stalls and runs each from their first)" : "seconds since the window "
+		  "began");
 	pl_end(gp);
 }
 
@@ -260,9 +346,12 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 {
 	const struct cb_group *g = c->grid[w][k][s];
 	const struct pl_stalls *ps;
+	struct json_object *sum;
+	struct cb_cruns_in *cr;
 	struct tl_waves *wv;
 	char name[128], q[300];
 	size_t rep, nst = 0, nsamples;
+	int nruns;
 	double win_s, xmin = INFINITY, xmax = -INFINITY;
 	uint64_t t0;
 	FILE *f;
@@ -270,7 +359,8 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	if (!g || !g->n)
 		return 0;
 	wv = calloc(1, sizeof(*wv));
-	if (!wv)
+	cr = calloc(1, sizeof(*cr));
+	if (!wv || !cr)
 		cb_oom();
 	ps = pl_group_stalls(c, w, k, s);
 	rep = median_rep(g);
@@ -280,6 +370,7 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	f = pl_open(c, name);
 	if (!f) {
 		free(wv);
+		free(cr);
 		return -1;
 	}
 	fprintf(f, "# %s %s %s repetition %ld (the median stall time of %zu)\n", c->workload[w],
@@ -298,8 +389,14 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	if (!nst)
 		fprintf(f, "NaN NaN\n");
 	fprintf(f, "\n\n");
-	if (!write_waves(f, g->cell_dir[rep], t0, wv))
+	sum = load_summary(g->cell_dir[rep]);
+	if (!write_waves(f, sum, t0, wv))
 		fprintf(f, "NaN NaN\n");
+	fprintf(f, "\n\n");
+	nruns = write_runs(f, sum, t0, !isnan(win_s), cr, &xmin, &xmax);
+	if (!nruns)
+		fprintf(f, "none NaN NaN\n");
+	json_object_put(sum);
 	fclose(f);
 	snprintf(out->title, sizeof(out->title), "Timeline of %s on %s, setting %s (repetition "
 		 "%ld, the median stall time)", c->workload[w], c->kernel[k], c->setting[s],
@@ -314,8 +411,9 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 	}
 	for (int t = 0; t < 2; t++)
 		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nsamples, nst,
-		     no_stall_label(g, rep), wv, xmin, xmax);
+		     no_stall_label(g, rep), wv, cr, nruns, xmin, xmax);
 	free(wv);
+	free(cr);
 	return 1;
 }
 

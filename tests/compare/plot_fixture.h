@@ -77,6 +77,15 @@ static inline int fx_quiet(int (*cmd)(int, char **), int argc, char **argv, cons
 	return rc;
 }
 
+/*
+ * the compaction runs of every cell of the first workload (the one with a trace): seconds
+ * since its first sample (no window), lanes in a mixed order, one thinned, one empty
+ */
+#define FX_CRUNS "\"compaction_runs\":{\"window_start_ns\":1000000000,\"max_per_attribution\":" \
+	"500,\"by_attribution\":{\"policy\":{\"runs\":[[1.5,2]],\"dropped\":0,\"open\":1}," \
+	"\"direct\":{\"runs\":[[0.25,0.5],[1,1.125]],\"dropped\":0,\"open\":0},\"kcompactd\":" \
+	"{\"runs\":[[0.75,0.875]],\"dropped\":3,\"open\":0},\"manual\":{\"runs\":[]}}}"
+
 /* the cell (w, k, s, repetition r) of run @d: summary.json, samples.csv, maybe a trace */
 static inline int fx_write_cell(const char *d, int w, int k, int s, int r, const char *trace,
 				size_t tlen)
@@ -90,11 +99,11 @@ static inline int fx_write_cell(const char *d, int w, int k, int s, int r, const
 		return -1;
 	if (fx_missing(w, k, s))
 		return 0; /* no summary, no meta: a failed cell */
-	snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,\"metrics\":{"
+	snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":false,%s\"metrics\":{"
 		 "\"dc_stalls\":%.0f,\"dc_stall_total_ns\":%.0f,\"dc_stall_p50_ns\":20000,"
 		 "\"dc_stall_p99_ns\":%.0f,\"dc_stalls_per_1k_alloc\":%g,"
 		 "\"wl_thp_success_rate\":%g,\"cpu_background_ns\":%.0f}}\n",
-		 fx_stalls(w, k, s, r), fx_stall_ns(w, k, s, r), fx_p99_ns(w, k, s, r),
+		 w == 0 ? FX_CRUNS "," : "", fx_stalls(w, k, s, r), fx_stall_ns(w, k, s, r), fx_p99_ns(w, k, s, r),
 		 1.5 * (s + 1), fx_thp(w, k, s, r), fx_cpu_ns(w, k, s, r));
 	snprintf(path, sizeof(path), "%s/%s/summary.json", d, id);
 	if (cb_write_file_atomic(path, text, strlen(text)) < 0)

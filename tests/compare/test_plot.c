@@ -180,8 +180,8 @@ static void test_no_stalls(void **state)
 	chart_plots(d, "stall-cdf-marks", "");
 	chart_plots(d, "stall-hist", "");
 	chart_plots(d, "cost", "idle host b 0 0 7 15113984\n");
-	chart_plots(d, "timeline-0", "0.000 0 0\n1.000 0 0\nNaN NaN\nNaN NaN\n");
-	chart_plots(d, "timeline-1", "0.000 0 0\n1.000 0 0\nNaN NaN\nNaN NaN\n");
+	chart_plots(d, "timeline-0", "0.000 0 0\n1.000 0 0\nNaN NaN\nNaN NaN\nnone NaN NaN\n");
+	chart_plots(d, "timeline-1", "0.000 0 0\n1.000 0 0\nNaN NaN\nNaN NaN\nnone NaN NaN\n");
 	assert_true(chart_says(d, "stall-cdf", "no stalls"));
 	assert_true(chart_says(d, "stall-p99", "no value in these runs"));
 	assert_true(chart_says(d, "stall-count", "all 0"));

@@ -194,17 +194,27 @@ static void test_palette(void **state)
 	}
 }
 
+/* the runs of plot_fixture.h's FX_CRUNS, lane by lane in cruns.h's order */
+static const struct {
+	const char *lane;
+	double start, end;
+} fx_runs[] = {
+	{ "direct", 0.25, 0.5 }, { "direct", 1, 1.125 }, { "kcompactd", 0.75, 0.875 },
+	{ "policy", 1.5, 2 },
+};
+
 /*
  * the timeline of the first group (thp-burst, first kernel, 'none'): the free 2 MiB blocks
  * and the MiB free at orders 1-4 the fixture's samples.csv holds (o1..o4 = 64, 32, 16, 8
  * pages: 2 MiB, then half of it twice), and one tick per stall of its median repetition:
- * the 336 of the fixture trace; no wave block (the cells have no waves)
+ * the 336 of the fixture trace; no wave block (the cells have no waves); the compaction
+ * runs of its summary.json (FX_CRUNS), one lane per attribution that has runs
  */
 static void test_timeline(void **state)
 {
 	static const double blocks[3] = { 50, 20, 5 }, mib[3] = { 2, 1, 0.5 };
-	char path[1100], line[256], prev = '\n';
-	int block = 0, samples = 0, ticks = 0, waves = 0;
+	char path[1100], line[256], lane[64], prev = '\n', *gp;
+	int block = 0, samples = 0, ticks = 0, waves = 0, runs = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/charts/timeline-0.dat", run);
@@ -221,7 +231,14 @@ static void test_timeline(void **state)
 			continue;
 		}
 		prev = line[0];
-		if (block == 2) {	/* the waves: none in this run */
+		if (block == 3) {	/* the compaction runs */
+			assert_int_equal(sscanf(line, "%63s %lf %lf", lane, &a, &b), 3);
+			assert_true(runs < (int)(sizeof(fx_runs) / sizeof(fx_runs[0])));
+			assert_string_equal(lane, fx_runs[runs].lane);
+			assert_float_equal(a, fx_runs[runs].start, 1e-9);
+			assert_float_equal(b, fx_runs[runs].end, 1e-9);
+			runs++;
+		} else if (block == 2) {	/* the waves: none in this run */
 			assert_string_equal(line, "NaN NaN\n");
 			waves++;
 		} else if (block == 0) {
@@ -240,6 +257,14 @@ static void test_timeline(void **state)
 	assert_int_equal(samples, 3);
 	assert_int_equal(ticks, 336);
 	assert_int_equal(waves, 1);
+	assert_int_equal(runs, 4);
+	/* three lanes, top to bottom; kcompactd was thinned, and the title says so */
+	snprintf(path, sizeof(path), "%s/charts/plot.gp", run);
+	gp = cb_read_file(path, NULL);
+	assert_non_null(gp);
+	assert_non_null(strstr(gp, "set ytics ('direct' 2, 'kcompactd' 1, 'policy' 0)"));
+	assert_non_null(strstr(gp, "thinned evenly where a lane had more than 500"));
+	free(gp);
 }
 
 /*
