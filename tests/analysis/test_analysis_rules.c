@@ -3,7 +3,8 @@
  * test_analysis_rules.c - the analyzer's rules on synthetic events, against values worked
  * out by hand: percentiles p50/p90/p99/p99.9 (and GSL on the same list), log-linear
  * histogram buckets, the origin table, the attribution of compaction runs and the work
- * counted for each, high-order allocations and extfrag fallbacks, the window.
+ * counted for each, high-order allocations and extfrag fallbacks, the window, the list of
+ * runs by lane (the watermark policy's apart) and its bound.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -325,7 +326,96 @@ static void test_window(void **state)
 	assert_int_equal(s.work[CB_ATTR_MANUAL].migrate_scanned, 0);
 	assert_int_equal(s.work[CB_ATTR_MANUAL].open, 0);
 	assert_int_equal(s.extfrag_events, 1);
+	/* the run list: the direct run begun inside, nothing else */
+	assert_non_null(s.cruns);
+	assert_int_equal(s.cruns->lane[CB_LANE_DIRECT].n, 1);
+	assert_int_equal(s.cruns->lane[CB_LANE_DIRECT].run[0].start, 3001);
+	assert_int_equal(s.cruns->lane[CB_LANE_DIRECT].run[0].end, 3100);
+	assert_int_equal(s.cruns->lane[CB_LANE_DIRECT].seen, 1);
+	assert_int_equal(s.cruns->lane[CB_LANE_MANUAL].seen, 0);
 	cb_stalls_free(&s);
+}
+
+/* @s's lane @l holds exactly the @n runs @want (start, end, open) */
+static void lane_is(const struct cb_stalls *s, enum cb_lane l, size_t n, const uint64_t want[][3])
+{
+	const struct cb_crun_lane *ln = &s->cruns->lane[l];
+
+	assert_int_equal(ln->n, n);
+	assert_int_equal(ln->seen, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(ln->run[i].start, want[i][0]);
+		assert_int_equal(ln->run[i].end, want[i][1]);
+		assert_int_equal(ln->run[i].open, want[i][2]);
+	}
+}
+
+/*
+ * the runs by lane, in the order they were committed: the watermark policy's thread
+ * (cb-wmark) has its own lane while its work stays manual; a begin with no end ends at the
+ * next begin of its pid, a run open at the end of the trace at the last event
+ */
+static void test_run_list(void **state)
+{
+	static const uint64_t policy[][3] = { { 100, 300, 0 } }, manual[][3] = { { 400, 500, 0 } };
+	static const uint64_t kc[][3] = { { 1010, 1200, 1 }, { 1200, 1300, 0 } };
+	static const uint64_t direct[][3] = { { 2010, 2500, 1 } };
+	struct cb_stalls s;
+
+	cb_stalls_init(&s, 8);
+	ev(&s, CB_SEV_BEGIN, 100, 700, -1, "cb-wmark");
+	end(&s, 300, 700, CB_END_COMPLETE);
+	ev(&s, CB_SEV_BEGIN, 400, 300, -1, "sh");
+	end(&s, 500, 300, CB_END_COMPLETE);
+	ev(&s, CB_SEV_KCOMPACTD, 1000, 38, 9, "kcompactd0");
+	ev(&s, CB_SEV_BEGIN, 1010, 38, -1, "kcompactd0");	/* its end was lost */
+	ev(&s, CB_SEV_BEGIN, 1200, 38, -1, "kcompactd0");
+	end(&s, 1300, 38, CB_END_SUCCESS);
+	try(&s, 2000, 101, 9, TRANSHUGE, "app");
+	ev(&s, CB_SEV_BEGIN, 2010, 101, -1, "app");		/* open at the end */
+	alloc(&s, 2500, 7, 1, true);
+	assert_int_equal(cb_stalls_finish(&s), 0);
+	assert_int_equal(s.work[CB_ATTR_MANUAL].runs, 2);
+	assert_int_equal(s.work[CB_ATTR_MANUAL].run_ns, 300);
+	lane_is(&s, CB_LANE_POLICY, 1, policy);
+	lane_is(&s, CB_LANE_MANUAL, 1, manual);
+	lane_is(&s, CB_LANE_KCOMPACTD, 2, kc);
+	lane_is(&s, CB_LANE_DIRECT, 1, direct);
+	lane_is(&s, CB_LANE_PROACTIVE, 0, NULL);
+	cb_stalls_free(&s);
+}
+
+/*
+ * the bound: 500 runs are all kept; the 501st halves the lane (runs 0, 2, .. 498) and is
+ * kept (500 is even); after 1200 runs every 4th is kept: 0, 4, .. 1196, 300 of them
+ */
+static void test_run_bound(void **state)
+{
+	struct cb_cruns *c = calloc(1, sizeof(*c));
+	struct cb_crun_lane *l = &c->lane[CB_LANE_DIRECT];
+	uint64_t i;
+
+	assert_non_null(c);
+	for (i = 0; i < 500; i++)
+		cb_cruns_add(c, CB_LANE_DIRECT, 10 * i, 10 * i + 5, false);
+	assert_int_equal(l->n, 500);
+	assert_int_equal(cb_cruns_dropped(c, CB_LANE_DIRECT), 0);
+	cb_cruns_add(c, CB_LANE_DIRECT, 5000, 5005, false);
+	assert_int_equal(l->n, 251);
+	assert_int_equal(l->run[249].start, 4980);
+	assert_int_equal(l->run[250].start, 5000);
+	assert_int_equal(cb_cruns_dropped(c, CB_LANE_DIRECT), 250);
+	for (i = 501; i < 1200; i++)
+		cb_cruns_add(c, CB_LANE_DIRECT, 10 * i, 10 * i + 5, i == 1196);
+	assert_int_equal(l->n, 300);
+	assert_int_equal(cb_cruns_dropped(c, CB_LANE_DIRECT), 900);
+	for (i = 0; i < 300; i++) {
+		assert_int_equal(l->run[i].start, 40 * i);
+		assert_int_equal(l->run[i].end, 40 * i + 5);
+	}
+	assert_true(l->run[299].open && !l->run[298].open);
+	assert_int_equal(c->lane[CB_LANE_POLICY].n, 0);
+	free(c);
 }
 
 /* an attempt open when events were lost is counted apart: neither stall nor truncated */
@@ -358,6 +448,8 @@ int main(void)
 		cmocka_unit_test(test_origin_rules),
 		cmocka_unit_test(test_attribution),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_run_list),
+		cmocka_unit_test(test_run_bound),
 		cmocka_unit_test(test_loss),
 	};
 

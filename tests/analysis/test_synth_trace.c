@@ -4,7 +4,8 @@
  * (harness/collector/tracedat.h) with chosen timestamps against the 6.18 event formats in
  * tests/fixtures/analysis-tracing-6.18, must give back exactly those stalls, origins,
  * attributions, work and allocation counts; a cell made of it (with the sampler's files)
- * must give the same in summary.json; corrupt pages must be refused with the file, offset
+ * must give the same in summary.json, and each run by lane, times exact to the ns, in its
+ * compaction_runs (the watermark policy's thread, cb-wmark, in lane policy); corrupt pages must be refused with the file, offset
  * and CPU named; a run with a bad cell exits 2 while the good cell is still analyzed.
  * A second trace adds the demand-kcompactd series' mm_compaction_demand_target (format of
  * the patched 6.1) to those formats: its known demand passes must be attributed to demand,
@@ -61,10 +62,13 @@ static char cberr[1024];
  *   pid 38 kcompactd0     sleep 6000, wake 7000, begin 7010, end 7110 (complete); sleep
  *                         7200, begin 8000 (proactive), iso 8050, end 9000 (success)
  *   pid 300 sh            begin 10000, end 10500 (complete)      -> manual
+ *   pid 301 cb-wmark      begin 10600, end 10800 (complete)      -> manual, lane policy
  *   pid 500 gone          iso 11000 with no begin               -> unknown
  *   extfrag 12000 (0 from 1, o3), 12100 (0 from 1, o10, owner), 12200 (1 from 0, o2)
  *   pid 600 net2          4 order-1 allocations 13000.., one order-0 13500
  *   pid 104 app4          try 14000, begin 14010: still open at the end -> truncated
+ * A cell of it with the window [500, 20000] lists every run but the unknown's in
+ * summary.json's compaction_runs (the open one ends at the last event, its own begin).
  */
 static int write_scenario(const char *path)
 {
@@ -75,7 +79,7 @@ static int write_scenario(const char *path)
 	struct cb_tracedat_src src = {
 		.events = events, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
 		.extra_cmdlines = "100 app\n101 app2\n102 net\n40 khugepaged\n103 app3\n"
-				  "38 kcompactd0\n300 sh\n600 net2\n104 app4\n",
+				  "38 kcompactd0\n300 sh\n600 net2\n104 app4\n301 cb-wmark\n",
 		.uname = "Linux synth 6.18 #1 SMP x86_64",
 	};
 	char dir[PATH_MAX];
@@ -115,6 +119,8 @@ static int write_scenario(const char *path)
 	e_end(&s, 1, T0 + 9000, 38, 8);
 	e_begin(&s, 0, T0 + 10000, 300);
 	e_end(&s, 0, T0 + 10500, 300, 5);
+	e_begin(&s, 1, T0 + 10600, 301);
+	e_end(&s, 1, T0 + 10800, 301, 5);
 	e_work(&s, 1, T0 + 11000, ID_ISO_M, 500, 7, 1);
 	e_extfrag(&s, 0, T0 + 12000, 100, 0, 1, 3, 0);
 	e_extfrag(&s, 0, T0 + 12100, 100, 0, 1, 10, 1);
@@ -198,8 +204,8 @@ static void test_known_stalls(void **state)
 	assert_int_equal(st.work[CB_ATTR_PROACTIVE].runs, 1);
 	assert_int_equal(st.work[CB_ATTR_PROACTIVE].run_ns, 1000);
 	assert_int_equal(st.work[CB_ATTR_PROACTIVE].migrate_scanned, 1000);
-	assert_int_equal(st.work[CB_ATTR_MANUAL].runs, 1);
-	assert_int_equal(st.work[CB_ATTR_MANUAL].run_ns, 500);
+	assert_int_equal(st.work[CB_ATTR_MANUAL].runs, 2);	/* sh and the policy */
+	assert_int_equal(st.work[CB_ATTR_MANUAL].run_ns, 500 + 200);
 	assert_int_equal(st.work[CB_ATTR_UNKNOWN].migrate_scanned, 7);
 	assert_int_equal(st.alloc_hi, 8);
 	assert_int_equal(st.alloc_hi_failed, 1);
@@ -339,6 +345,54 @@ static void make_cell(const char *run, const char *id, bool with_after)
 	    "1000001000,0,Normal,9000,60,50,52,1\n1000009000,0,Normal,9000,10,5,6,1\n");
 }
 
+/*
+ * summary.json @path's compaction_runs lane @lane holds the @n runs @want ([start, end] in
+ * ns after the window's start), none dropped, @open of them open
+ */
+static void runs_are(const char *path, const char *lane, size_t n, const uint64_t want[][2],
+		     int open)
+{
+	struct json_object *root = json_object_from_file(path), *o;
+	char key[128];
+
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "compaction_runs", &o));
+	assert_true(json_object_object_get_ex(o, "by_attribution", &o));
+	snprintf(key, sizeof(key), "%s", lane);
+	assert_true(json_object_object_get_ex(o, key, &o));
+	assert_int_equal(json_object_get_int(json_object_object_get(o, "dropped")), 0);
+	assert_int_equal(json_object_get_int(json_object_object_get(o, "open")), open);
+	o = json_object_object_get(o, "runs");
+	assert_int_equal(json_object_array_length(o), n);
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++) {
+			double v = json_object_get_double(json_object_array_get_idx(
+				json_object_array_get_idx(o, i), k));
+
+			assert_int_equal(llround(v * 1e9), want[i][k]);
+		}
+	json_object_put(root);
+}
+
+/* the runs of the scenario in the window [500, 20000], ns after 500 */
+static void check_runs(const char *path)
+{
+	static const uint64_t direct[][2] = { { 600, 1000 }, { 2510, 3000 }, { 13510, 13510 } };
+	static const uint64_t kc[][2] = { { 6510, 6610 } }, pro[][2] = { { 7500, 8500 } };
+	static const uint64_t khp[][2] = { { 3510, 3600 } }, man[][2] = { { 9500, 10000 } };
+	static const uint64_t pol[][2] = { { 10100, 10300 } };
+
+	assert_string_equal(jget(path, "compaction_runs.window_start_ns"), "1000000500");
+	assert_string_equal(jget(path, "compaction_runs.max_per_attribution"), "500");
+	runs_are(path, "direct", 3, direct, 1);
+	runs_are(path, "kcompactd", 1, kc, 0);
+	runs_are(path, "proactive", 1, pro, 0);
+	runs_are(path, "demand", 0, NULL, 0);
+	runs_are(path, "khugepaged", 1, khp, 0);
+	runs_are(path, "manual", 1, man, 0);
+	runs_are(path, "policy", 1, pol, 0);
+}
+
 static void test_cell_summary(void **state)
 {
 	char run[PATH_MAX], path[PATH_MAX], *sum, *md;
@@ -372,7 +426,7 @@ static void test_cell_summary(void **state)
 	assert_non_null(strstr(sum, "\"dc_stalls_per_1k_alloc\":500"));
 	assert_non_null(strstr(sum, "\"dc_stalls_network\":1"));
 	assert_non_null(strstr(sum, "\"cw_runs_proactive\":1"));
-	assert_non_null(strstr(sum, "\"cw_run_ns_manual\":500"));
+	assert_non_null(strstr(sum, "\"cw_run_ns_manual\":700"));
 	assert_non_null(strstr(sum, "\"vm_pgscan_direct\":10"));
 	assert_non_null(strstr(sum, "\"cpu_kcompactd_ns\":2000000"));
 	assert_non_null(strstr(sum, "\"cpu_background_ns\":2000500"));
@@ -400,6 +454,7 @@ static void test_cell_summary(void **state)
 	assert_string_equal(jget(path, "method"), "\"tracepoint\"");	/* no probes in it */
 	assert_string_equal(jget(path, "energy.rapl_zones"), "0");
 	assert_string_equal(jget(path, "energy.source"), "\"modeled\"");	/* no RAPL files */
+	check_runs(path);
 	snprintf(path, sizeof(path), "%s/report.md", run);
 	md = cb_read_file(path, NULL);
 	assert_non_null(strstr(md, "`bad`: bad/vmstat.after"));
@@ -587,6 +642,24 @@ static void test_demand_passes(void **state)
 	assert_true(v.v[CB_M_CW_SUCCESS_DEMAND] == 1 && v.v[CB_M_CW_FAIL_DEMAND] == 3);
 	assert_true(v.v[CB_M_CW_RUNS_PROACTIVE] == 3);
 	assert_string_equal(cb_metrics[CB_M_CW_RUNS_DEMAND].name, "cw_runs_demand");
+	/* the run list: demand's in the order they were confirmed, the open one at 9510 */
+	{
+		static const uint64_t dem[] = { 1120, 1300, 3210, 3500, 8110, 8200, 8310, 8400 };
+		static const uint64_t pro[] = { 5110, 5600, 7000, 7100, 9510, 9510 };
+		const struct cb_crun_lane *l = &st.cruns->lane[CB_LANE_DEMAND];
+
+		assert_int_equal(l->n, 4);
+		for (int i = 0; i < 4; i++)
+			assert_true(l->run[i].start == T0 + dem[2 * i] &&
+				    l->run[i].end == T0 + dem[2 * i + 1] && !l->run[i].open);
+		l = &st.cruns->lane[CB_LANE_PROACTIVE];
+		assert_int_equal(l->n, 3);
+		for (int i = 0; i < 3; i++)
+			assert_true(l->run[i].start == T0 + pro[2 * i] &&
+				    l->run[i].end == T0 + pro[2 * i + 1] && l->run[i].open == (i == 2));
+		assert_int_equal(st.cruns->lane[CB_LANE_KCOMPACTD].n, 1);
+		assert_int_equal(st.cruns->lane[CB_LANE_KCOMPACTD].run[0].start, T0 + 3010);
+	}
 	cb_stalls_free(&st);
 	/* trace-cmd's reading of the same file: 12 demand_target lines, 5 of them "after" */
 	n = report_count(path, "mm_compaction_demand_target:");
