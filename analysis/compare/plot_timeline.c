@@ -270,8 +270,8 @@ static void draw_runs(FILE *gp, const char *file, const struct cb_cruns_in *cr, 
 	if (!nruns) {
 		fprintf(gp, "set label 1 '%s' at graph 0.5,0.5 center\nset ytics ('' 0)\n"
 			    "plot [][-0.5:0.5] NaN notitle\nunset label 1\n", cr->present ?
-			"no compaction run began in the window" : "no compaction_runs in summary.json "
-			"(analyzed before they were kept: re-run analyze)");
+			"no compaction run began in the window" : "no compaction_runs in "
+			"summary.json (analyzed before they were kept: re-run analyze)");
 		return;
 	}
 	/* the first lane on top: lane j of nl at height nl - 1 - j */

@@ -152,8 +152,8 @@ static int read_lane(const char *path, const char *name, struct json_object *l,
 
 		snprintf(field, sizeof(field), "by_attribution.%s.runs[%zu]", name, i);
 		if (!run_ok(r, &out->start[i], &out->end[i]))
-			return bad(path, field, r, "not [start_s, end_s] with 0 <= start_s <= end_s",
-				   err, errlen);
+			return bad(path, field, r,
+				   "not [start_s, end_s] with 0 <= start_s <= end_s", err, errlen);
 	}
 	out->n = (int)n;
 	json_object_object_get_ex(l, "dropped", &x);

@@ -5,8 +5,9 @@
  * tests/fixtures/analysis-tracing-6.18, must give back exactly those stalls, origins,
  * attributions, work and allocation counts; a cell made of it (with the sampler's files)
  * must give the same in summary.json, and each run by lane, times exact to the ns, in its
- * compaction_runs (the watermark policy's thread, cb-wmark, in lane policy); corrupt pages must be refused with the file, offset
- * and CPU named; a run with a bad cell exits 2 while the good cell is still analyzed.
+ * compaction_runs (the watermark policy's thread, cb-wmark, in lane policy); corrupt pages
+ * must be refused with the file, offset and CPU named; a run with a bad cell exits 2 while
+ * the good cell is still analyzed.
  * A second trace adds the demand-kcompactd series' mm_compaction_demand_target (format of
  * the patched 6.1) to those formats: its known demand passes must be attributed to demand,
  * the proactive passes (one right after a zone the demand pass skipped) to proactive.
@@ -656,7 +657,8 @@ static void test_demand_passes(void **state)
 		assert_int_equal(l->n, 3);
 		for (int i = 0; i < 3; i++)
 			assert_true(l->run[i].start == T0 + pro[2 * i] &&
-				    l->run[i].end == T0 + pro[2 * i + 1] && l->run[i].open == (i == 2));
+				    l->run[i].end == T0 + pro[2 * i + 1] &&
+				    l->run[i].open == (i == 2));
 		assert_int_equal(st.cruns->lane[CB_LANE_KCOMPACTD].n, 1);
 		assert_int_equal(st.cruns->lane[CB_LANE_KCOMPACTD].run[0].start, T0 + 3010);
 	}

@@ -81,8 +81,8 @@ static inline int fx_quiet(int (*cmd)(int, char **), int argc, char **argv, cons
  * the compaction runs of every cell of the first workload (the one with a trace): seconds
  * since its first sample (no window), lanes in a mixed order, one thinned, one empty
  */
-#define FX_CRUNS "\"compaction_runs\":{\"window_start_ns\":1000000000,\"max_per_attribution\":" \
-	"500,\"by_attribution\":{\"policy\":{\"runs\":[[1.5,2]],\"dropped\":0,\"open\":1}," \
+#define FX_CRUNS "\"compaction_runs\":{\"window_start_ns\":1000000000," \
+	"\"max_per_attribution\":500,\"by_attribution\":{\"policy\":{\"runs\":[[1.5,2]],\"dropped\":0,\"open\":1}," \
 	"\"direct\":{\"runs\":[[0.25,0.5],[1,1.125]],\"dropped\":0,\"open\":0},\"kcompactd\":" \
 	"{\"runs\":[[0.75,0.875]],\"dropped\":3,\"open\":0},\"manual\":{\"runs\":[]}}}"
 
