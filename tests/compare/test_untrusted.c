@@ -5,7 +5,8 @@
  * twice, mistyped and infinite values, oversized files are refused with exit 2 and a
  * message naming the file and field; a rejected cell's old summary.json is not used; runs
  * of different configs are named by compare as by gate; a gate on a (kernel, setting) the
- * run has no cell of is bad input (2), not inconclusive.
+ * run has no cell of is bad input (2), not inconclusive; a malformed compaction_runs
+ * (issue 19) is refused naming its field.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -294,6 +295,86 @@ static void test_summary_values(void **state)
 	}
 }
 
+/*
+ * summary.json's compaction_runs (the timeline's runs, issue 19) as hostile input: each
+ * malformed field refused naming it; 501 runs in a lane refused (the writer keeps 500);
+ * null, a valid section and an unknown lane read
+ */
+static void test_compaction_runs(void **state)
+{
+	static const struct {
+		const char *section, *want;
+	} bad[] = {
+		{ "3", "field \"compaction_runs\" is 3: not an object" },
+		{ "{\"window_start_ns\":-1,\"by_attribution\":{}}",
+		  "field \"compaction_runs\".window_start_ns is -1" },
+		{ "{\"window_start_ns\":1.5,\"by_attribution\":{}}",
+		  "field \"compaction_runs\".window_start_ns is 1.5" },
+		{ "{\"window_start_ns\":1}", "field \"compaction_runs\".by_attribution is missing" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"direct\":[]}}",
+		  "field \"compaction_runs\".by_attribution.direct is []: not an object" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"direct\":{\"runs\":{}}}}",
+		  "field \"compaction_runs\".by_attribution.direct.runs is {}" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"kcompactd\":{\"runs\":"
+		  "[[0,1],[2,1]]}}}",
+		  "field \"compaction_runs\".by_attribution.kcompactd.runs[1] is [2,1]" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"policy\":{\"runs\":[[0,\"x\"]]}}}",
+		  "field \"compaction_runs\".by_attribution.policy.runs[0] is [0,\"x\"]" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"demand\":{\"runs\":[[-1,1]]}}}",
+		  "field \"compaction_runs\".by_attribution.demand.runs[0] is [-1,1]: not "
+		  "[start_s, end_s]" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"direct\":{\"runs\":[[0,1,2]]}}}",
+		  "field \"compaction_runs\".by_attribution.direct.runs[0] is [0,1,2]" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"direct\":{\"runs\":[[0,1e999]]}}}",
+		  "field \"compaction_runs\".by_attribution.direct.runs[0] is" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"manual\":{\"runs\":[],"
+		  "\"dropped\":-3}}}",
+		  "field \"compaction_runs\".by_attribution.manual.dropped is -3" },
+		{ "{\"window_start_ns\":1,\"by_attribution\":{\"manual\":{\"runs\":[],"
+		  "\"open\":\"1\"}}}",
+		  "field \"compaction_runs\".by_attribution.manual.open is \"1\"" },
+	};
+	char text[1024], want[300], *big;
+	const char *d;
+	size_t at;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		d = make_run("cr", "c", 3, NULL);
+		snprintf(text, sizeof(text), "{\"schema\":1,\"metrics\":{\"dc_stall_total_ns\":1},"
+			 "\"compaction_runs\":%s}\n", bad[i].section);
+		put(d, "host.s.w.r2/summary.json", text);
+		snprintf(want, sizeof(want), "host.s.w.r2/summary.json: %s", bad[i].want);
+		expect_refused_by(d, want, false);
+	}
+	/* 501 runs in one lane */
+	big = malloc(501 * 16 + 256);
+	assert_non_null(big);
+	at = (size_t)sprintf(big, "{\"schema\":1,\"metrics\":{},\"compaction_runs\":{"
+			     "\"window_start_ns\":0,\"by_attribution\":{\"direct\":{\"runs\":[");
+	for (int i = 0; i < 501; i++)
+		at += (size_t)sprintf(big + at, "%s[%d,%d]", i ? "," : "", i, i + 1);
+	sprintf(big + at, "]}}}}\n");
+	d = make_run("cr", "c", 3, NULL);
+	put(d, "host.s.w.r1/summary.json", big);
+	free(big);
+	expect_refused_by(d, "host.s.w.r1/summary.json: field \"compaction_runs\".by_attribution."
+			  "direct.runs has 501 runs: more than 500", false);
+	/* null, a good section, a lane this tool does not know: read */
+	d = make_run("cr", "c", 3, NULL);
+	put(d, "host.s.w.r1/summary.json", "{\"schema\":1,\"metrics\":{},\"compaction_runs\":null}");
+	put(d, "host.s.w.r2/summary.json", "{\"schema\":1,\"metrics\":{},\"compaction_runs\":{"
+	    "\"window_start_ns\":5,\"by_attribution\":{\"direct\":{\"runs\":[[0,0.5],[1,1]],"
+	    "\"dropped\":0,\"open\":1},\"someday\":7}}}");
+	{
+		struct cb_run_data rd;
+		char err[2048];
+
+		assert_int_equal(cb_run_load(d, &rd, err, sizeof(err)), 0);
+		assert_int_equal(rd.groups[0].n, 3);
+		cb_run_free(&rd);
+	}
+}
+
 /* set the times of @dir/@cell/@file to @ago seconds ago */
 static void age(const char *dir, const char *cell, const char *file, int ago)
 {
@@ -470,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_sizes_bounded),
 		cmocka_unit_test(test_meta_window),
 		cmocka_unit_test(test_summary_values),
+		cmocka_unit_test(test_compaction_runs),
 		cmocka_unit_test(test_stale_summary),
 		cmocka_unit_test(test_compare_configs),
 		cmocka_unit_test(test_gate_no_such_group),
