@@ -252,21 +252,26 @@ static const char *no_stall_label(const struct cb_group *g, size_t rep)
 
 /*
  * the runs panel: one lane per attribution with runs (top to bottom in cruns.h's order),
- * each run a box from its begin to its end; a lane the analyzer thinned says so in the title
+ * each run a box from its begin to its end; a lane the analyzer thinned says in the title
+ * how many of its runs are shown
  */
 static void draw_runs(FILE *gp, const char *file, const struct cb_cruns_in *cr, int nruns,
 		      const char *why)
 {
 	int lanes[CB_LANE_NR], nl = 0, thin = 0;
 
-	fprintf(gp, "set xlabel '%s'\nset ylabel 'attribution'\n", why);
+	/* the lane names are the y axis: no label beside them, a size that fits the margin */
+	fprintf(gp, "set xlabel '%s'\nunset ylabel\nset ytics font ',10'\n", why);
+	fprintf(gp, "set title 'compaction runs by attribution (box = begin .. end of a run)");
 	for (int l = 0; l < CB_LANE_NR; l++) {
 		if (cr->lane[l].n)
 			lanes[nl++] = l;
-		thin += cr->lane[l].dropped > 0;
+		if (cr->lane[l].dropped)
+			fprintf(gp, "%s %s %d of %llu", thin++ ? "," : "; shown, evenly spread:",
+				cb_lane_names[l], cr->lane[l].n,
+				(unsigned long long)(cr->lane[l].n + cr->lane[l].dropped));
 	}
-	fprintf(gp, "set title 'compaction runs by attribution (box = begin .. end of a run)%s'\n",
-		thin ? ", thinned evenly where a lane had more than 500" : "");
+	fprintf(gp, "'\n");
 	if (!nruns) {
 		fprintf(gp, "set label 1 '%s' at graph 0.5,0.5 center\nset ytics ('' 0)\n"
 			    "plot [][-0.5:0.5] NaN notitle\nunset label 1\n", cr->present ?

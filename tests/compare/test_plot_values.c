@@ -263,7 +263,7 @@ static void test_timeline(void **state)
 	gp = cb_read_file(path, NULL);
 	assert_non_null(gp);
 	assert_non_null(strstr(gp, "set ytics ('direct' 2, 'kcompactd' 1, 'policy' 0)"));
-	assert_non_null(strstr(gp, "thinned evenly where a lane had more than 500"));
+	assert_non_null(strstr(gp, "of a run); shown, evenly spread: kcompactd 1 of 4'"));
 	free(gp);
 }
 
