@@ -409,6 +409,25 @@ static void start_attempt(struct cb_stalls *s, struct pst *p, const struct cb_se
 	p->origin = cb_origin_classify(ev->gfp, ev->order, p->khugepaged ? "khugepaged" : ev->comm);
 }
 
+/* what an event means for the whole trace rather than its pid; true: nothing more to do */
+static bool feed_global(struct cb_stalls *s, const struct cb_sev *ev)
+{
+	struct pst *tab = s->pids;
+	size_t i;
+
+	s->feed_ts = ev->ts;
+	if (ev->kind == CB_SEV_EXTFRAG) {
+		count_extfrag(s, ev);
+		return true;
+	}
+	if (ev->kind != CB_SEV_LOSS)
+		return false;
+	for (i = 0; i < s->pcap; i++)
+		if (tab[i].used && tab[i].active)
+			tab[i].cut = true;
+	return true;
+}
+
 int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 {
 	bool creates = ev->kind == CB_SEV_TRY || ev->kind == CB_SEV_KCOMPACTD ||
@@ -417,20 +436,8 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 		       (ev->kind == CB_SEV_SUITABLE && ev->order < 0);
 	struct pst *p;
 
-	s->feed_ts = ev->ts;
-	if (ev->kind == CB_SEV_EXTFRAG) {
-		count_extfrag(s, ev);
+	if (feed_global(s, ev))
 		return 0;
-	}
-	if (ev->kind == CB_SEV_LOSS) {
-		struct pst *tab = s->pids;
-		size_t i;
-
-		for (i = 0; i < s->pcap; i++)
-			if (tab[i].used && tab[i].active)
-				tab[i].cut = true;
-		return 0;
-	}
 	p = lookup(s, ev->pid, creates);
 	if (creates && !p)
 		goto nomem;
