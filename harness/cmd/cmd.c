@@ -64,8 +64,8 @@ const struct cb_command cb_commands[] = {
 		     "DIR/charts: a panel per workload, a colour per setting, 95% CIs; latency "
 		     "CDFs; stalls by order and origin; cost against benefit; a timeline of each "
 		     "group's median cell (free blocks, stalls, the waves of recurring demand "
-		     "shaded); stall time per wave (the learning curve). Writes report.html: "
-		     "verdict, tables, contents, charts" } } },
+		     "shaded, compaction runs by attribution); stall time per wave (the "
+		     "learning curve). Writes report.html: verdict, tables, contents, charts" } } },
 	{ "kernel", cmd_kernel, "build a kernel from a recipe (for the qemu target)",
 	  .doc = { { "kernel build configs/kernels/NAME.ini", NULL,
 		     "build a kernel from a recipe (cached bzImage) for the qemu target",
