@@ -208,6 +208,12 @@ static int take_reply(int fd, struct reply *r, struct cb_stalls *s, double deadl
 		s->cruns = malloc(sizeof(*s->cruns));
 		if (!s->cruns || read_by(fd, s->cruns, sizeof(*s->cruns), deadline))
 			return -1;
+		/* the lists index fixed arrays: a count past them is a broken reply */
+		for (int l = 0; l < CB_LANE_NR; l++)
+			if (s->cruns->lane[l].n > CB_CRUNS_MAX) {
+				errno = EPROTO;
+				return -1;
+			}
 	}
 	if (s->probe.present && cb_pstalls_finish(&s->probe))
 		return -1;
