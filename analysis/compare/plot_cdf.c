@@ -279,11 +279,22 @@ int pl_hist(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 			fprintf(gp, "set title \"%s\"\n", pl_quote(q, sizeof(q), t2));
 			pl_panel_key(gp, p, h);
 			fprintf(gp, "plot ");
-			for (int s = 0; s < c->ns; s++)
-				fprintf(gp, "%s'stall-hist.dat' index %d using %d:xtic(1) lc rgb "
-					    "'%s' title \"%s\"", s ? ", " : "", p, 2 + s,
-					pl_palette[s % pl_npalette],
+			for (int s = 0; s < c->ns; s++) {
+				const struct cb_group *g = c->grid[pw[p]][pk[p]][s];
+
+				/*
+				 * a setting this panel did not run (NaN column): gnuplot refuses
+				 * a histogram column without a valid point, so only its key entry
+				 * (the legend stays whole, its colour the setting's)
+				 */
+				if (g && g->n)
+					fprintf(gp, "%s'stall-hist.dat' index %d using %d:xtic(1)",
+						s ? ", " : "", p, 2 + s);
+				else
+					fprintf(gp, "%skeyentry with boxes", s ? ", " : "");
+				fprintf(gp, " lc rgb '%s' title \"%s\"", pl_palette[s % pl_npalette],
 					pl_quote(q, sizeof(q), c->setting[s]));
+			}
 			fprintf(gp, "\n");
 		}
 		pl_end(gp);

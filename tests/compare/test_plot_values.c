@@ -156,7 +156,8 @@ static void test_cdf_marks(void **state)
 		n++;
 	}
 	fclose(f);
-	assert_int_equal(n, FX_NK * FX_NS);
+	/* every group with stalls, the failed one has none to mark */
+	assert_int_equal(n, FX_NK * FX_NS - 1);
 }
 
 /* each setting's key entry has the setting's palette colour in every chart's SVG */
