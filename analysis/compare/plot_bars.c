@@ -16,12 +16,18 @@
 
 /* the bar charts are the metric table's CB_VIEW_PLOT_BARS rows (struct cb_plot_use) */
 
-/* the longest kernel label a cluster of a panel of @cols columns shows without overlap */
+/*
+ * the longest kernel label a cluster of a panel of @cols columns shows without overlap:
+ * the plot area is about 3/4 of a panel (the y label and tics take the rest) and gnuplot
+ * spaces nk clusters over about nk + 1 cluster widths; a label needs ~8.5 px a character
+ * at the 11-12 pt tic font and a character's gap to the next (measured on the headline's
+ * 3-kernel chart, where 0.85 of the panel over nk let 15 characters touch)
+ */
 static size_t label_room(const struct pl_ctx *c, int cols)
 {
-	double px = PL_CHART_W * 0.85 / cols / (c->nk ? c->nk : 1);
+	double px = PL_CHART_W * 0.75 / cols / (c->nk + 1);
 
-	return (size_t)(px / 8.5); /* ~8 px per character at the 11-12 pt tic font */
+	return (size_t)(px / 8.5) - 1;
 }
 
 /* the panel's data block; *@vals / *@pos count the values and those above 0 */
