@@ -62,7 +62,8 @@ static const char run_usage[] =
 	"print the per-setting table and the verdict (each setting against the first, per kernel\n"
 	"and workload: stall time and stalls that did compaction work, a difference only where\n"
 	"it is significant, else the change the repetitions could have seen), one gate line per\n"
-	"setting, and where the rest is: report.md, compare.txt, gate-SETTING.txt/.xml, charts.\n"
+	"setting (on stall time, --max-mde 100%), and where the rest is: report.md, compare.txt,\n"
+	"gate-SETTING.txt/.xml, charts.\n"
 	"\n"
 	"Cells of a host kernel whose `release` is not the booted kernel are not run: they are\n"
 	"listed as pending. Boot that kernel and continue the same run with -o DIR --resume.\n"
@@ -365,12 +366,15 @@ static FILE *open_report(const char *path)
 }
 
 /*
- * the gate's verdict for each setting against the first one, on the p99 stall: what a CI
- * job would say if the first setting were the baseline and this one the candidate. One line
+ * the gate's verdict for each setting against the first one, on stall time: what a CI job
+ * would say if the first setting were the baseline and this one the candidate. One line
  * each; the reasons go to gate-SETTING.txt (and .xml, JUnit) in the run. The run's gate asks
- * for the power to see a doubling (--max-mde 100%), what the default matrix's repetitions
- * give on stall latency under TCG; stall time, bimodal under the policies, is the verdict's
- * (README: the default matrix).
+ * for the power to see a doubling (--max-mde 100%). It gates stall time, not the p99 stall:
+ * on the default matrix's recurring demand under TCG the p99 of a repetition is a handful
+ * of stalls the emulation stretched (log-sd 0.4-0.7 per group on a quiet host, 2026-12-05),
+ * so 8 repetitions could only see changes of 123-190% of it and the gate was inconclusive
+ * on every pair, the A/A included; stall time (log-sd 0.16-0.32) lets them see 44-60%.
+ * `gate` itself still gates both by default (README: the default matrix).
  */
 static void gate_settings(const struct cb_run *run)
 {
@@ -390,7 +394,7 @@ static void gate_settings(const struct cb_run *run)
 		snprintf(xml, sizeof(xml), "%s/gate-%s.xml", run->dir, s);
 		o.base = base;
 		o.cand = cand;
-		o.metrics[o.nm++] = CB_M_DC_STALL_P99_NS;
+		o.metrics[o.nm++] = CB_M_DC_STALL_TOTAL_NS;
 		o.max_mde = 1.0;	/* --max-mde 100% */
 		o.junit = xml;
 		f = open_report(txt);

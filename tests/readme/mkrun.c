@@ -8,7 +8,7 @@
  *
  *   mkrun FIXTURES DIR default [I/N]  the shape of configs/default.ini: linux61 with none,
  *                                     proactive-20 and wmark, linux61-demand with none and
- *                                     demand, workload thp-frag, 12 reps, run order
+ *                                     demand, workload thp-recur, 8 reps, run order
  *                                     repetition by repetition; with I/N only shard I of N
  *   mkrun FIXTURES DIR ab [pending]   the README's A/B: kernels base and patched, settings
  *                                     none and proactive-20, 12 reps; with pending, patched
@@ -24,8 +24,9 @@
  *                                     summary.json (analyze makes them)
  *
  * The values: dc_stall_p99_ns of repetition r of group g is 8 ms times the (r + 5g)-th of
- * twelve fixed factors (0.7 ... 1.4): every group draws the same twelve values in another
- * order (an A/A: nothing significant), their spread lets 12 reps see a doubling but not 10%.
+ * REPS fixed factors (0.7 ... 1.4): every group draws the same values in another order (an
+ * A/A: nothing significant), their spread lets 8 reps (the default's) and 12 (the A/B's) see
+ * a doubling but not 10%.
  */
 #include <math.h>
 #include <stdio.h>
@@ -35,15 +36,18 @@
 #include "runfix.h"
 #include "util.h"
 
-#define REPS 12
+#define REPS 12		/* the A/B's */
+#define DEFAULT_REPS 8	/* configs/default.ini's */
 #define MAX_CELLS 128
 
 static const double factor[REPS] = { 0.7, 0.8, 0.85, 0.9, 0.95, 1.0, 1.0, 1.05, 1.1, 1.2, 1.3,
 				     1.4 };
+static const double default_factor[DEFAULT_REPS] = { 0.7, 0.8, 0.9, 0.95, 1.05, 1.1, 1.2, 1.4 };
 
-static void values(struct runfix_cell *c, int group, bool trace)
+static void values(struct runfix_cell *c, int group, bool trace, int reps)
 {
-	double f = factor[(c->rep - 1 + 5 * group) % REPS];
+	double f = reps == DEFAULT_REPS ? default_factor[(c->rep - 1 + 5 * group) % reps]
+					: factor[(c->rep - 1 + 5 * group) % reps];
 
 	snprintf(c->metrics, sizeof(c->metrics), "\"dc_stall_p99_ns\":%.0f,\"dc_stall_total_ns\":%.0f,"
 		 "\"dc_stalls\":%.0f,\"dc_stalls_worked\":%.0f,\"wl_thp_success_rate\":0.5",
@@ -61,14 +65,14 @@ static size_t default_cells(struct runfix_cell *cells, int si, int sn)
 	size_t n = 0;
 	int index = 0;
 
-	for (int r = 1; r <= REPS; r++) {
+	for (int r = 1; r <= DEFAULT_REPS; r++) {
 		for (int g = 0; g < 5; g++, index++) {
 			if (sn && index % sn != si - 1)
 				continue;
 			cells[n] = (struct runfix_cell){ .kernel = groups[g][0], .setting = groups[g][1],
-							 .workload = "thp-frag", .rep = r,
+							 .workload = "thp-recur", .rep = r,
 							 .index = index };
-			values(&cells[n++], g, sn > 0);
+			values(&cells[n++], g, sn > 0, DEFAULT_REPS);
 		}
 	}
 	return n;
@@ -146,7 +150,7 @@ static size_t ab_cells(struct runfix_cell *cells, bool pending)
 	size_t n = runfix_grid(cells, MAX_CELLS, k, s, w, REPS);
 
 	for (size_t i = 0; i < n; i++) {
-		values(&cells[i], (int)(i / REPS), true);
+		values(&cells[i], (int)(i / REPS), true, REPS);
 		cells[i].no_dir = pending && !strcmp(cells[i].kernel, "patched");
 	}
 	return n;
@@ -172,11 +176,11 @@ int main(int argc, char **argv)
 		n = default_cells(cells, si, sn);
 		if (sn)
 			snprintf(head, sizeof(head), "\"reps\":%d,\"quick\":false,\"total_cells\":%d,"
-				 "\"complete\":true,\"shard\":{\"index\":%d,\"count\":%d}", REPS,
-				 5 * REPS, si, sn);
+				 "\"complete\":true,\"shard\":{\"index\":%d,\"count\":%d}", DEFAULT_REPS,
+				 5 * DEFAULT_REPS, si, sn);
 		else
 			snprintf(head, sizeof(head), "\"reps\":%d,\"quick\":false,\"total_cells\":%d,"
-				 "\"complete\":true", REPS, 5 * REPS);
+				 "\"complete\":true", DEFAULT_REPS, 5 * DEFAULT_REPS);
 		rf.head = head;
 	} else if (!strcmp(argv[3], "ab")) {
 		bool pending = argc == 5 && !strcmp(argv[4], "pending");
