@@ -25,9 +25,9 @@
  */
 static size_t label_room(const struct pl_ctx *c, int cols)
 {
-	double px = PL_CHART_W * 0.75 / cols / (c->nk + 1);
+	size_t chars = (size_t)(PL_CHART_W * 0.75 / cols / (c->nk + 1) / 8.5);
 
-	return (size_t)(px / 8.5) - 1;
+	return chars > 1 ? chars - 1 : 0;
 }
 
 /* the panel's data block; *@vals / *@pos count the values and those above 0 */

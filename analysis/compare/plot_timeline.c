@@ -28,19 +28,17 @@
 #include <unistd.h>
 
 /*
- * the colour of compaction work by where it came from, one row per lane of cruns.h in its
- * order (a new lane is one more row); the timeline shows the lanes that have runs
+ * the colour of compaction work by where it came from, per lane of cruns.h (named by
+ * cb_lane_names); the timeline shows the lanes that have runs
  */
-static const struct attr_style {
-	const char *name, *rgb;
-} attr_styles[CB_LANE_NR] = {
-	{ "direct", "#D55E00" },
-	{ "kcompactd", "#0072B2" },
-	{ "proactive", "#009E73" },
-	{ "demand", "#CC79A7" },
-	{ "khugepaged", "#888888" },	/* grey: sky blue is the waves' */
-	{ "manual", "#000000" },
-	{ "policy", "#E69F00" },
+static const char *const lane_rgb[CB_LANE_NR] = {
+	[CB_LANE_DIRECT] = "#D55E00",
+	[CB_LANE_KCOMPACTD] = "#0072B2",
+	[CB_LANE_PROACTIVE] = "#009E73",
+	[CB_LANE_DEMAND] = "#CC79A7",
+	[CB_LANE_KHUGEPAGED] = "#888888",	/* grey: sky blue is the waves' */
+	[CB_LANE_MANUAL] = "#000000",
+	[CB_LANE_POLICY] = "#E69F00",
 };
 
 #define MAX_ORDERS 11
@@ -288,8 +286,7 @@ static void draw_runs(FILE *gp, const char *file, const struct cb_cruns_in *cr, 
 		fprintf(gp, "%s'%s.dat' index 3 using ((strcol(1) eq '%s') ? ($2 + $3) / 2 : NaN):"
 			    "(%d):(($3 - $2) / 2):(0.35) with boxxyerror fs solid 0.6 border lc "
 			    "rgb '%s' lc rgb '%s' notitle", j ? ", " : "", file,
-			cb_lane_names[lanes[j]], nl - 1 - j, attr_styles[lanes[j]].rgb,
-			attr_styles[lanes[j]].rgb);
+			cb_lane_names[lanes[j]], nl - 1 - j, lane_rgb[lanes[j]], lane_rgb[lanes[j]]);
 	fprintf(gp, "\n");
 }
 
@@ -337,7 +334,7 @@ stalls:
 			    "plot [][0:1] NaN notitle\nunset label 1\n", no_stall);
 	else
 		fprintf(gp, "plot '%s.dat' index 1 using 1:2 with impulses lw 2 lc rgb '%s' "
-			    "title '%s'\n", file, attr_styles[0].rgb, attr_styles[0].name);
+			    "title '%s'\n", file, lane_rgb[CB_LANE_DIRECT], cb_lane_names[CB_LANE_DIRECT]);
 	fprintf(gp, "unset arrow\nunset object\n");
 	draw_runs(gp, file, cr, nruns, isnan(win_s) ? "seconds (no window in meta.json: "
 		  "samples, stalls and runs each from their first)" : "seconds since the window "
