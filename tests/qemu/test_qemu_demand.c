@@ -37,16 +37,13 @@
 #include <cmocka.h>
 
 #include <json-c/json.h>
-#include <trace-cmd/trace-cmd.h>
-#include <event-parse.h>
 
+#include "demand_trace.h"
 #include "demand_tree.h"
 #include "itest.h"
 #include "qemu_common.h"
 
 #define KNOB_FILE "/proc/sys/vm/compaction_demand_driven"
-#define NR_ORDERS 11 /* orders 0-10 on x86, 6.1 and 6.12 alike */
-#define THP_ORDER 9
 /* what a timer-woken kcompactd may be late by under TCG, on top of its longest pass */
 #define SCHED_ALLOWANCE_NS 250000000LL
 /*
@@ -57,7 +54,6 @@
  * timer wheel adds up to 1/8. So an interval of N ms is allowed 2 N ms of trace time.
  */
 #define JIFFIES_SLACK(ns) (ns)
-#define MAX_EVENTS 200000
 /* passes start at least the 500 ms interval apart: less a jiffy of 10 ms, and 10 ms more */
 #define MIN_PASS_GAP_NS 480000000ULL
 
@@ -110,104 +106,6 @@ static void test_knob_missing_is_named(void **state)
 	free(text);
 }
 
-enum ev_kind { EV_DEMAND, EV_TARGET, EV_KSWAPD_WAKE, EV_KSWAPD_SLEEP };
-
-struct ev {
-	unsigned long long ts;
-	enum ev_kind kind;
-	long order, may_wake, woke, interval_ms, pass, after, target, nr_free, zone;
-};
-
-struct demand_count {
-	struct tep_handle *tep;
-	int id_demand, id_target, id_kwake, id_ksleep;
-	long demand[NR_ORDERS], max_demand[NR_ORDERS], other_orders;
-	long targets_before, targets_after, targets_met;
-	struct ev *ev;
-	size_t nr;
-	unsigned long long last_ts;	/* the trace's last event, of any kind */
-	unsigned long long (*awake)[2];
-	size_t nr_awake;
-};
-
-static long field(struct tep_event *e, struct tep_record *r, const char *name)
-{
-	unsigned long long v = 0;
-
-	assert_int_equal(tep_get_field_val(NULL, e, name, r, &v, 0), 0);
-	return (long)v;
-}
-
-static struct ev *add_ev(struct demand_count *c, struct tep_record *r, enum ev_kind kind)
-{
-	struct ev *v;
-
-	assert_true(c->nr < MAX_EVENTS);
-	v = &c->ev[c->nr++];
-	memset(v, 0, sizeof(*v));
-	v->ts = r->ts;
-	v->kind = kind;
-	return v;
-}
-
-static void on_target(struct demand_count *c, struct tep_event *e, struct tep_record *r)
-{
-	struct ev *v = add_ev(c, r, EV_TARGET);
-
-	v->pass = field(e, r, "pass");
-	v->after = field(e, r, "after");
-	v->order = field(e, r, "order");
-	v->target = field(e, r, "target");
-	v->nr_free = field(e, r, "nr_free");
-	v->zone = field(e, r, "idx");
-	if (v->after) {
-		c->targets_after++;
-		c->targets_met += field(e, r, "nr_free") >= field(e, r, "target");
-	} else {
-		c->targets_before++;
-	}
-}
-
-static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
-{
-	struct demand_count *c = data;
-	int id = tep_data_type(c->tep, r);
-	struct tep_event *e = tep_find_event(c->tep, id);
-	struct ev *v;
-	long order;
-
-	if (r->ts > c->last_ts)
-		c->last_ts = r->ts;
-	if (!e)
-		return 0;
-	if (id == c->id_kwake || id == c->id_ksleep) {
-		add_ev(c, r, id == c->id_kwake ? EV_KSWAPD_WAKE : EV_KSWAPD_SLEEP);
-		return 0;
-	}
-	if (id == c->id_target) {
-		on_target(c, e, r);
-		return 0;
-	}
-	if (id != c->id_demand)
-		return 0;
-	order = field(e, r, "order");
-	if (order < 1 || order >= NR_ORDERS) {
-		c->other_orders++;
-		return 0;
-	}
-	c->demand[order]++;
-	if (field(e, r, "demand") > c->max_demand[order])
-		c->max_demand[order] = field(e, r, "demand");
-	/* the target is the demand, capped */
-	assert_true(field(e, r, "target") <= field(e, r, "demand"));
-	v = add_ev(c, r, EV_DEMAND);
-	v->order = order;
-	v->may_wake = field(e, r, "may_wake");
-	v->woke = field(e, r, "woke");
-	v->interval_ms = field(e, r, "interval_ms");
-	return 0;
-}
-
 static long vmstat(const char *cell, const char *file, const char *key)
 {
 	long v = itest_vmstat(cell, file, key);
@@ -229,63 +127,6 @@ static void assert_knob(const char *cell, const char *name, const char *want)
 	assert_true(json_object_object_get_ex(knobs, name, &v));
 	assert_string_equal(json_object_get_string(v), want);
 	json_object_put(root);
-}
-
-static int ev_cmp(const void *a, const void *b)
-{
-	const struct ev *x = a, *y = b;
-
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-static int event_id(struct tep_handle *tep, const char *sys, const char *name)
-{
-	struct tep_event *e = tep_find_event_by_name(tep, sys, name);
-
-	assert_non_null(e);
-	return e->id;
-}
-
-/* kswapd's awake spans, from its wake and sleep events (awake until the end if no sleep) */
-static void kswapd_spans(struct demand_count *c)
-{
-	bool awake = false;
-
-	c->awake = calloc(c->nr + 1, sizeof(*c->awake));
-	assert_non_null(c->awake);
-	for (size_t i = 0; i < c->nr; i++) {
-		if (c->ev[i].kind == EV_KSWAPD_WAKE && !awake) {
-			c->awake[c->nr_awake][0] = c->ev[i].ts;
-			c->awake[c->nr_awake][1] = ~0ULL;
-			awake = true;
-		} else if (c->ev[i].kind == EV_KSWAPD_SLEEP && awake) {
-			c->awake[c->nr_awake++][1] = c->ev[i].ts;
-			awake = false;
-		}
-	}
-	c->nr_awake += awake;
-}
-
-static void count_cell(const char *cell, struct demand_count *c)
-{
-	char path[1400];
-	struct tracecmd_input *h;
-
-	snprintf(path, sizeof(path), "%s/trace.dat", cell);
-	h = tracecmd_open(path, 0);
-	assert_non_null(h);
-	c->tep = tracecmd_get_tep(h);
-	/* the collector enabled these events: their formats are in the file */
-	c->id_demand = event_id(c->tep, "compaction", "mm_compaction_demand");
-	c->id_target = event_id(c->tep, "compaction", "mm_compaction_demand_target");
-	c->id_kwake = event_id(c->tep, "vmscan", "mm_vmscan_kswapd_wake");
-	c->id_ksleep = event_id(c->tep, "vmscan", "mm_vmscan_kswapd_sleep");
-	c->ev = calloc(MAX_EVENTS, sizeof(*c->ev));
-	assert_non_null(c->ev);
-	assert_int_equal(tracecmd_iterate_events(h, NULL, 0, on_event, c), 0);
-	tracecmd_close(h);
-	qsort(c->ev, c->nr, sizeof(*c->ev), ev_cmp);
-	kswapd_spans(c);
 }
 
 /*
@@ -414,8 +255,7 @@ static long checkable_demand(const char *out, const char *workload)
 	n = pass_starts(&c, starts, &longest);
 	check_served(&c, &s, starts, n, longest);
 	free(starts);
-	free(c.ev);
-	free(c.awake);
+	demand_count_free(&c);
 	return s.checked;
 }
 
@@ -604,8 +444,7 @@ static void test_demand_in_guest(void **state)
 			c.targets_before += one.targets_before;
 			c.targets_after += one.targets_after;
 			wake += d;
-			free(one.ev);
-			free(one.awake);
+			demand_count_free(&one);
 		}
 		assert_int_equal(c.other_orders, 0);
 		if (!on) {
@@ -688,30 +527,53 @@ static size_t backoff_passes(const struct demand_count *c, struct pass_info *p, 
 }
 
 /*
- * The back-off, measured: demand that compaction cannot meet (tests/qemu/backoff-qemu.ini,
- * 6.1 only) for over two minutes. Every pass then fails to bring the targets closer, so each
- * doubles the interval (0.5, 1, 2, ... 32 s, as the demand events report it), the next pass
- * starts no sooner than that, and so at most 7 passes start in the first minute after the
- * first one and 2 in the second: the bound the series states, a property of the patch.
+ * Why a back-off run made too few passes, from its trace: after the last pass (or the first
+ * THP demand, if none), how long the THP demand went on, how long kswapd was awake in that
+ * time (no pass runs while it is: the series puts the pass off by an interval), and how
+ * many of the demand events might wake kcompactd and did. True if kswapd was awake for
+ * more than half of it: the workload did not give the back-off its premise, so the run
+ * may be tried once more. With kswapd asleep and no pass, the series stopped serving
+ * demand: a bug, no retry.
  */
-static void test_backoff_in_guest(void **state)
+static bool backoff_kswapd_held_it(const struct demand_count *c, const struct pass_info *p,
+				   size_t n)
 {
-	char cfg[1100], out[1100], log[1100], cell[1400], *text;
-	char *args[] = { "run", cfg, "-o", out, NULL };
-	struct demand_count c = { 0 };
-	struct pass_info p[64];
-	unsigned long long t0, last = 0;
-	long minute[2] = { 0 };
-	size_t n;
+	unsigned long long from = n ? p[n - 1].end : 0, to = 0, awake;
+	long events = 0, may_wake = 0, woke = 0;
+
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct ev *v = &c->ev[i];
+
+		if (v->kind != EV_DEMAND || v->order != THP_ORDER || (n && v->ts <= from))
+			continue;
+		if (!from)
+			from = v->ts;
+		to = v->ts;
+		events++;
+		may_wake += v->may_wake != 0;
+		woke += v->woke != 0;
+	}
+	if (to <= from) {
+		print_message("  no THP demand after the last pass: the workload's demand ended\n");
+		return false;
+	}
+	awake = kswapd_awake_ns(c, from, to);
+	print_message("  %zu passes; then %.1f s of THP demand (%ld events, %ld might wake "
+		      "kcompactd, %ld woke it), kswapd awake %.1f s of it (%.0f%%, %zu spans "
+		      "in the trace)\n", n, (to - from) / 1e9, events, may_wake, woke,
+		      awake / 1e9, 100.0 * awake / (to - from), c->nr_awake);
+	return awake * 2 > to - from;
+}
+
+/* the back-off matrix once (@attempt 1, 2) into the test's directory: its cell into @c */
+static void backoff_run(const char *cfg, int attempt, struct demand_count *c)
+{
+	char out[1100], log[1100], cell[1400], *text;
+	char *args[] = { "run", (char *)cfg, "-o", out, NULL };
 	int rc;
 
-	if (strcmp(kver, "6.1")) {
-		print_message("skipped: the back-off is measured on 6.1 (qemu-demand)\n");
-		return;
-	}
-	write_matrix("backoff-qemu.ini", "backoff", cfg, sizeof(cfg), false);
-	snprintf(out, sizeof(out), "%s/backoff-run", dir);
-	snprintf(log, sizeof(log), "%s/backoff.log", dir);
+	snprintf(out, sizeof(out), "%s/backoff-run%d", dir, attempt);
+	snprintf(log, sizeof(log), "%s/backoff%d.log", dir, attempt);
 	rc = qtest_run(log, args);
 	text = qtest_log(log);
 	free(text);
@@ -720,9 +582,46 @@ static void test_backoff_in_guest(void **state)
 	assert_knob(cell, "vm.compaction_demand_driven", "1");
 	assert_knob(cell, "vm.compact_unevictable_allowed", "0");
 	assert_knob(cell, "thp.defrag", "defer");
-	count_cell(cell, &c);
+	count_cell(cell, c);
+}
+
+/*
+ * The back-off, measured: demand that compaction cannot meet (tests/qemu/backoff-qemu.ini,
+ * 6.1 only) for over two minutes. Every pass then fails to bring the targets closer, so each
+ * doubles the interval (0.5, 1, 2, ... 32 s, as the demand events report it), the next pass
+ * starts no sooner than that, and so at most 7 passes start in the first minute after the
+ * first one and 2 in the second: the bound the series states, a property of the patch.
+ * Once in about 6 runs (sessions 7-9) a run made 2 passes and then none in 150 s; its trace
+ * was lost. The series runs no pass while kswapd is awake, and the mlocked filler may keep
+ * kswapd from sleeping: if the trace says so the run is tried once more (said in the
+ * output, with the figures); with kswapd asleep, too few passes fail at once.
+ */
+static void test_backoff_in_guest(void **state)
+{
+	char cfg[1100];
+	struct demand_count c = { 0 };
+	struct pass_info p[64];
+	unsigned long long t0, last = 0;
+	long minute[2] = { 0 };
+	size_t n;
+
+	if (strcmp(kver, "6.1")) {
+		print_message("skipped: the back-off is measured on 6.1 (qemu-demand)\n");
+		return;
+	}
+	write_matrix("backoff-qemu.ini", "backoff", cfg, sizeof(cfg), false);
+	backoff_run(cfg, 1, &c);
 	n = backoff_passes(&c, p, 64);
+	if (n < 6 && backoff_kswapd_held_it(&c, p, n)) {
+		print_message("kswapd kept the demand passes off: the back-off run once more\n");
+		demand_count_free(&c);
+		memset(&c, 0, sizeof(c));
+		backoff_run(cfg, 2, &c);
+		n = backoff_passes(&c, p, 64);
+	}
 	/* enough passes to see the doubling, every one traced (no pass without targets) */
+	if (n < 6)
+		backoff_kswapd_held_it(&c, p, n);
 	assert_true(n >= 6);
 	t0 = p[0].start;
 	/* the premise: the THP demand lasted two minutes past the first pass, nothing helped */
@@ -750,8 +649,7 @@ static void test_backoff_in_guest(void **state)
 		      "(bound 7 and 2)\n", n, minute[0], minute[1]);
 	assert_true(minute[0] <= 7);
 	assert_true(minute[1] <= 2);
-	free(c.ev);
-	free(c.awake);
+	demand_count_free(&c);
 }
 
 static int setup(void **state)
