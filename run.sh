@@ -12,7 +12,7 @@ packages=(
 	gcc pkg-config meson ninja-build
 	libtracefs-dev libtraceevent-dev libtracecmd-dev trace-cmd libzstd-dev zlib1g-dev
 	libinih-dev libjson-c-dev libgsl-dev libcmocka-dev
-	libssl-dev gnuplot-nox stress-ng chromium
+	libssl-dev gnuplot-nox librsvg2-bin fonts-dejavu-core stress-ng chromium
 	qemu-system-x86 busybox-static cpio linux-source-6.1 linux-source-6.12 make patch xz-utils bc bison flex
 	libelf-dev dwarves
 	openssh-client openssh-server

@@ -3,9 +3,9 @@
  *
  * Each chart (plot_bars.c, plot_cdf.c, plot_cost.c, plot_timeline.c) writes its data to
  * CHART.dat and its drawing to one script, run as `gnuplot plot.gp` in the charts directory
- * with execvp: no shell line is ever built from names. Each chart is written as PNG
- * (pngcairo) and SVG; report.md gets a Charts section and report.html (report_html.c) the
- * verdict, the tables and the charts.
+ * with execvp: no shell line is ever built from names. Each chart is drawn as SVG and
+ * rasterized to PNG (rsvg-convert); report.md gets a Charts section and report.html
+ * (report_html.c) the verdict, the tables and the charts.
  */
 #include "cmd_opt.h"
 #include "compare.h"
@@ -52,32 +52,56 @@ static int write_files(struct pl_ctx *c, struct pl_chart *out, int max)
 	return n;
 }
 
-/* run gnuplot on plot.gp in @dir: fork, chdir, execvp; no shell */
-static int run_gnuplot(const char *dir)
+/*
+ * run @argv in @dir with its stderr into @dir/@log (@flags: O_TRUNC or O_APPEND): fork,
+ * chdir, execvp; no shell. 0 if it exited 0, else -1 and a message naming the log.
+ */
+static int run_in(const char *dir, const char *log_name, int flags, char *const argv[])
 {
 	char log[PATH_MAX];
 	pid_t pid;
 	int st, fd;
 
-	if (cb_path(log, sizeof(log), "%s/gnuplot.log", dir) < 0)
+	if (cb_path(log, sizeof(log), "%s/%s", dir, log_name) < 0)
 		return -1;
 	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		fd = open(log, O_WRONLY | O_CREAT | O_CLOEXEC | flags, 0644);
 		if (fd < 0 || chdir(dir) < 0 || dup2(fd, 2) < 0)
 			_exit(126);
-		execlp("gnuplot", "gnuplot", "plot.gp", (char *)NULL);
-		dprintf(2, "cannot run gnuplot: %s\n", strerror(errno));
+		execvp(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	if (waitpid(pid, &st, 0) != pid)
 		return -1;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "compactbench plot: gnuplot failed (exit %d); see %s\n",
+		fprintf(stderr, "compactbench plot: %s failed (exit %d); see %s\n", argv[0],
 			WIFEXITED(st) ? WEXITSTATUS(st) : -1, log);
 		return -1;
+	}
+	return 0;
+}
+
+/*
+ * each chart's SVG to its PNG with rsvg-convert (librsvg): the PNG is the SVG's picture, so
+ * what report.html's overlap test measures in the SVG is what a reader sees in the PNG
+ */
+static int rasterize(const char *dir, const struct pl_chart *ch, int n)
+{
+	char svg[PATH_MAX], png[PATH_MAX], width[16];
+
+	snprintf(width, sizeof(width), "%d", PL_CHART_W);
+	for (int i = 0; i < n; i++) {
+		char *argv[] = { "rsvg-convert", "--background-color=white", "-w", width, "-o",
+				 png, svg, NULL };
+
+		if (cb_path(svg, sizeof(svg), "%s.svg", ch[i].file) < 0 ||
+		    cb_path(png, sizeof(png), "%s.png", ch[i].file) < 0 ||
+		    run_in(dir, "rsvg-convert.log", i ? O_APPEND : O_TRUNC, argv) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -132,10 +156,10 @@ static const char usage[] =
 	"median and its 95% CI) of stalls, stall time, p99, THP success and stalls per 1000\n"
 	"allocations; the stall-latency CDF per workload; stalls by order and origin; cost\n"
 	"against benefit; the learning curve of recurring demand (stall time per wave, when\n"
-	"the cells recorded waves); a timeline of the median cell of each group. Each as PNG\n"
-	"and SVG, with its numbers in CHART.dat. Adds a Charts section to the first DIR's\n"
-	"report.md and writes its report.html: verdict, tables, table of contents, charts\n"
-	"(inline SVG).\n"
+	"the cells recorded waves); a timeline of the median cell of each group. Each as SVG\n"
+	"and as that SVG rasterized to PNG (rsvg-convert), with its numbers in CHART.dat.\n"
+	"Adds a Charts section to the first DIR's report.md and writes its report.html:\n"
+	"verdict, tables, table of contents, charts (inline SVG).\n"
 	"\n"
 	"Exit: 0 drawn, 1 the charts or the report could not be written or drawn, 2 bad input.\n";
 
@@ -173,7 +197,8 @@ int cb_plot(const struct cb_plot_opts *o, FILE *out)
 		fprintf(stderr, "compactbench plot: %s: cannot write: %s\n", dir, strerror(errno));
 		goto out;
 	}
-	if (run_gnuplot(dir) < 0)
+	if (run_in(dir, "gnuplot.log", O_TRUNC, (char *[]){ "gnuplot", "plot.gp", NULL }) < 0 ||
+	    rasterize(dir, charts, n) < 0)
 		goto out;
 	if (!o->output && (update_report_md(runs[0].dir, "charts", charts, n) < 0 ||
 			   pl_report_html(ctx, charts, n) < 0)) {

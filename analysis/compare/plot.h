@@ -17,6 +17,9 @@
 
 #define PL_MAX 32	/* kernels, settings or workloads in one plot */
 #define PL_CHART_W 1200 /* pixels: fits a 1280 px page without sideways scrolling */
+/* text, in SVG pixels: the sizes pngcairo's 11 and 14 points came out at (96 dpi) */
+#define PL_FONT_PX 14
+#define PL_TITLE_PX 18
 
 /* one setting's colour (Okabe-Ito: tells settings apart with any colour vision) */
 extern const char *const pl_palette[];
@@ -79,15 +82,18 @@ const char *pl_quote(char *buf, size_t size, const char *s);
 /* pl_layout - rows and columns of a multiplot of @n panels; returns the chart height */
 int pl_layout(int n, int *rows, int *cols);
 
-/* pl_terminal - terminal @t (0 PNG, 1 SVG) and output @file of a chart @height high */
-void pl_terminal(FILE *gp, int t, const char *file, int height);
+/*
+ * pl_terminal - the SVG terminal and output @file.svg of a chart @height high; the PNG is
+ * that SVG rasterized (pl_rasterize), so both show the same text at the same size
+ */
+void pl_terminal(FILE *gp, const char *file, int height);
 
 /*
- * pl_begin - the script lines that open chart @file (terminal @t: 0 PNG, 1 SVG) of @rows x
+ * pl_begin - the script lines that open chart @file (pl_terminal) of @rows x
  * @cols panels, @height high plus the room of a shared key of @entries at the top, as a
  * multiplot titled @title. Returns the chart's height (for pl_key).
  */
-int pl_begin(FILE *gp, int t, const char *file, const char *title, int rows, int cols,
+int pl_begin(FILE *gp, const char *file, const char *title, int rows, int cols,
 	     int height, int entries);
 
 /* pl_panel_key - the shared key in the first panel (@panel 0), no key in the others */

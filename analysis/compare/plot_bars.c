@@ -20,7 +20,7 @@
  * the longest kernel label a cluster of a panel of @cols columns shows without overlap:
  * the plot area is about 3/4 of a panel (the y label and tics take the rest) and gnuplot
  * spaces nk clusters over about nk + 1 cluster widths; a label needs ~8.5 px a character
- * at the 11-12 pt tic font and a character's gap to the next (measured on the headline's
+ * at the 14 px tic font and a character's gap to the next (measured on the headline's
  * 3-kernel chart, where 0.85 of the panel over nk let 15 characters touch)
  */
 static size_t label_room(const struct pl_ctx *c, int cols)
@@ -90,40 +90,38 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, int m)
 	for (int w = 0; w < c->nw; w++)
 		write_block(dat, c, bc, m, w, abbrev, &vals[w], &pos[w]);
 	fclose(dat);
-	for (int t = 0; t < 2; t++) {
-		int keyed = 0, h = pl_begin(gp, t, bc->file, bc->title, rows, cols,
-					    height + (abbrev ? 20 : 0), c->ns);
+	int keyed = 0, h = pl_begin(gp, bc->file, bc->title, rows, cols,
+				    height + (abbrev ? 20 : 0), c->ns);
 
-		if (abbrev)
-			kernel_key(gp, c, h);
-		fprintf(gp, "set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
-			    "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics "
-			    "scale 0\nset ylabel \"%s\"\nset yrange [0:*]\n", bc->ylabel);
-		if (bc->ymax > 0)
-			fprintf(gp, "set yrange [0:%g]\n", bc->ymax);
-		for (int w = 0; w < c->nw; w++) {
-			pl_quote(q, sizeof(q), c->workload[w]);
-			if (!vals[w]) {
-				pl_empty_panel(gp, q, "no value in these runs");
-				fprintf(gp, "unset label 99\n"); /* the kernel key: once per chart */
-				continue;
-			}
-			fprintf(gp, "set title \"%s\"\n", q);
-			if (!pos[w] && !bc->ymax)
-				fprintf(gp, "set yrange [0:1]\nset label 1 \"all 0\" at graph 0.5,0.5 "
-					    "center\n");
-			pl_panel_key(gp, keyed++, h); /* in the first panel drawn */
-			fprintf(gp, "plot ");
-			for (int s = 0; s < c->ns; s++)
-				fprintf(gp, "%s'%s' index %d using %d:%d:%d:xtic(1) lc rgb '%s' "
-					    "title \"%s\"", s ? ", " : "", name, w, 2 + 3 * s, 3 + 3 * s,
-					4 + 3 * s, pl_palette[s % pl_npalette],
-					pl_quote(q, sizeof(q), c->setting[s]));
-			fprintf(gp, "\nunset label 1\nunset label 99\n%s", bc->ymax ? "" :
-				"set yrange [0:*]\n");
+	if (abbrev)
+		kernel_key(gp, c, h);
+	fprintf(gp, "set style data histograms\nset style histogram errorbars gap 2 lw 1\n"
+		    "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics "
+		    "scale 0\nset ylabel \"%s\"\nset yrange [0:*]\n", bc->ylabel);
+	if (bc->ymax > 0)
+		fprintf(gp, "set yrange [0:%g]\n", bc->ymax);
+	for (int w = 0; w < c->nw; w++) {
+		pl_quote(q, sizeof(q), c->workload[w]);
+		if (!vals[w]) {
+			pl_empty_panel(gp, q, "no value in these runs");
+			fprintf(gp, "unset label 99\n"); /* the kernel key: once per chart */
+			continue;
 		}
-		pl_end(gp);
+		fprintf(gp, "set title \"%s\"\n", q);
+		if (!pos[w] && !bc->ymax)
+			fprintf(gp, "set yrange [0:1]\nset label 1 \"all 0\" at graph 0.5,0.5 "
+				    "center\n");
+		pl_panel_key(gp, keyed++, h); /* in the first panel drawn */
+		fprintf(gp, "plot ");
+		for (int s = 0; s < c->ns; s++)
+			fprintf(gp, "%s'%s' index %d using %d:%d:%d:xtic(1) lc rgb '%s' "
+				    "title \"%s\"", s ? ", " : "", name, w, 2 + 3 * s, 3 + 3 * s,
+				4 + 3 * s, pl_palette[s % pl_npalette],
+				pl_quote(q, sizeof(q), c->setting[s]));
+		fprintf(gp, "\nunset label 1\nunset label 99\n%s", bc->ymax ? "" :
+			"set yrange [0:*]\n");
 	}
+	pl_end(gp);
 	return 0;
 }
 

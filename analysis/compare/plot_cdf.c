@@ -91,43 +91,41 @@ int pl_cdf(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 			}
 	fclose(f);
 	fclose(marks);
-	for (int t = 0; t < 2; t++) {
-		static const char title[] = "Direct-compaction stall latency, CDF (stalls of every "
-					    "repetition pooled)";
-		int keyed = 0;
-		int h = pl_begin(gp, t, "stall-cdf", title, rows, cols, height, c->ns + c->nk + 2);
+	static const char title[] = "Direct-compaction stall latency, CDF (stalls of every "
+				    "repetition pooled)";
+	int keyed = 0;
+	int h = pl_begin(gp, "stall-cdf", title, rows, cols, height, c->ns + c->nk + 2);
 
-		fprintf(gp, "set logscale x\nset xlabel 'stall latency (us, log)'\nset ylabel "
-			    "'fraction of stalls'\nset yrange [0:1]\n");
-		for (int w = 0; w < c->nw; w++) {
-			int first = 1;
+	fprintf(gp, "set logscale x\nset xlabel 'stall latency (us, log)'\nset ylabel "
+		    "'fraction of stalls'\nset yrange [0:1]\n");
+	for (int w = 0; w < c->nw; w++) {
+		int first = 1;
 
-			pl_quote(q, sizeof(q), c->workload[w]);
-			if (!per_w[w]) {
-				fprintf(gp, "unset logscale x\n");
-				pl_empty_panel(gp, q, "no stalls");
-				fprintf(gp, "set logscale x\n");
-				continue;
-			}
-			fprintf(gp, "set title \"%s\"\n", q);
-			/* the shared key in the first panel drawn */
-			pl_panel_key(gp, keyed, h);
-			fprintf(gp, "plot ");
-			if (!keyed++) {
-				cdf_key(gp, c);
+		pl_quote(q, sizeof(q), c->workload[w]);
+		if (!per_w[w]) {
+			fprintf(gp, "unset logscale x\n");
+			pl_empty_panel(gp, q, "no stalls");
+			fprintf(gp, "set logscale x\n");
+			continue;
+		}
+		fprintf(gp, "set title \"%s\"\n", q);
+		/* the shared key in the first panel drawn */
+		pl_panel_key(gp, keyed, h);
+		fprintf(gp, "plot ");
+		if (!keyed++) {
+			cdf_key(gp, c);
+			first = 0;
+		}
+		for (int k = 0; k < c->nk; k++)
+			for (int s = 0; s < c->ns; s++) {
+				if (blk[w][k][s] < 0)
+					continue;
+				cdf_line(gp, blk[w][k][s], k, s, first);
 				first = 0;
 			}
-			for (int k = 0; k < c->nk; k++)
-				for (int s = 0; s < c->ns; s++) {
-					if (blk[w][k][s] < 0)
-						continue;
-					cdf_line(gp, blk[w][k][s], k, s, first);
-					first = 0;
-				}
-			fprintf(gp, "\n");
-		}
-		pl_end(gp);
+		fprintf(gp, "\n");
 	}
+	pl_end(gp);
 	pl_chart_set(&out[0], "stall-cdf", "Stall latency CDF per workload: colour = setting, "
 		     "dash = kernel; dot = p50, triangle = p99");
 	return 1;
@@ -263,42 +261,40 @@ int pl_hist(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 		}
 	fclose(f);
 	height = pl_layout(np, &rows, &cols);
-	for (int t = 0; t < 2; t++) {
-		int h = pl_begin(gp, t, "stall-hist", "Direct-compaction stalls by allocation order and "
-				 "origin (mean per repetition)", rows, cols, height, c->ns);
+	int h = pl_begin(gp, "stall-hist", "Direct-compaction stalls by allocation order and "
+			 "origin (mean per repetition)", rows, cols, height, c->ns);
 
-		fprintf(gp, "set style data histograms\nset style histogram clustered gap 2\n"
-			    "set style fill solid 0.85 border -1\nset xtics scale 0\nset ylabel "
-			    "'stalls per repetition'\nset yrange [0:*]\n");
-		if (!np)
-			pl_empty_panel(gp, "all workloads", "no stalls in these runs");
-		for (int p = 0; p < np; p++) {
-			char t2[200];
+	fprintf(gp, "set style data histograms\nset style histogram clustered gap 2\n"
+		    "set style fill solid 0.85 border -1\nset xtics scale 0\nset ylabel "
+		    "'stalls per repetition'\nset yrange [0:*]\n");
+	if (!np)
+		pl_empty_panel(gp, "all workloads", "no stalls in these runs");
+	for (int p = 0; p < np; p++) {
+		char t2[200];
 
-			snprintf(t2, sizeof(t2), "%s on %s", c->workload[pw[p]], c->kernel[pk[p]]);
-			fprintf(gp, "set title \"%s\"\n", pl_quote(q, sizeof(q), t2));
-			pl_panel_key(gp, p, h);
-			fprintf(gp, "plot ");
-			for (int s = 0; s < c->ns; s++) {
-				const struct cb_group *g = c->grid[pw[p]][pk[p]][s];
+		snprintf(t2, sizeof(t2), "%s on %s", c->workload[pw[p]], c->kernel[pk[p]]);
+		fprintf(gp, "set title \"%s\"\n", pl_quote(q, sizeof(q), t2));
+		pl_panel_key(gp, p, h);
+		fprintf(gp, "plot ");
+		for (int s = 0; s < c->ns; s++) {
+			const struct cb_group *g = c->grid[pw[p]][pk[p]][s];
 
-				/*
-				 * a setting this panel did not run (NaN column): gnuplot refuses
-				 * a histogram column without a valid point, so only its key entry
-				 * (the legend stays whole, its colour the setting's)
-				 */
-				if (g && g->n)
-					fprintf(gp, "%s'stall-hist.dat' index %d using %d:xtic(1)",
-						s ? ", " : "", p, 2 + s);
-				else
-					fprintf(gp, "%skeyentry with boxes", s ? ", " : "");
-				fprintf(gp, " lc rgb '%s' title \"%s\"", pl_palette[s % pl_npalette],
-					pl_quote(q, sizeof(q), c->setting[s]));
-			}
-			fprintf(gp, "\n");
+			/*
+			 * a setting this panel did not run (NaN column): gnuplot refuses
+			 * a histogram column without a valid point, so only its key entry
+			 * (the legend stays whole, its colour the setting's)
+			 */
+			if (g && g->n)
+				fprintf(gp, "%s'stall-hist.dat' index %d using %d:xtic(1)",
+					s ? ", " : "", p, 2 + s);
+			else
+				fprintf(gp, "%skeyentry with boxes", s ? ", " : "");
+			fprintf(gp, " lc rgb '%s' title \"%s\"", pl_palette[s % pl_npalette],
+				pl_quote(q, sizeof(q), c->setting[s]));
 		}
-		pl_end(gp);
+		fprintf(gp, "\n");
 	}
+	pl_end(gp);
 	pl_chart_set(&out[0], "stall-hist", "Stalls by allocation order and origin, per "
 		     "repetition (mean over repetitions)");
 	return 1;

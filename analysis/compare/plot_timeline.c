@@ -259,7 +259,8 @@ static void draw_runs(FILE *gp, const char *file, const struct cb_cruns_in *cr, 
 	int lanes[CB_LANE_NR], nl = 0, thin = 0;
 
 	/* the lane names are the y axis: no label beside them, a size that fits the margin */
-	fprintf(gp, "set xlabel '%s'\nunset ylabel\nset ytics font ',10'\n", why);
+	fprintf(gp, "set xlabel '%s'\nunset ylabel\nset ytics font ',%d'\n", why,
+		PL_FONT_PX - 1);
 	fprintf(gp, "set title 'compaction runs by attribution (box = begin .. end of a run)");
 	for (int l = 0; l < CB_LANE_NR; l++) {
 		if (cr->lane[l].n)
@@ -290,12 +291,12 @@ static void draw_runs(FILE *gp, const char *file, const struct cb_cruns_in *cr, 
 	fprintf(gp, "\n");
 }
 
-/* the three panels of one timeline, terminal @t */
-static void draw(FILE *gp, int t, const char *file, const char *title, double win_s,
+/* the three panels of one timeline */
+static void draw(FILE *gp, const char *file, const char *title, double win_s,
 		 size_t nsamples, size_t nstalls, const char *no_stall, const struct tl_waves *w,
 		 const struct cb_cruns_in *cr, int nruns, double xmin, double xmax)
 {
-	pl_key(gp, pl_begin(gp, t, file, title, 3, 1, 820, 3));
+	pl_key(gp, pl_begin(gp, file, title, 3, 1, 820, 3));
 	/*
 	 * the panels on one time axis; with no window, no sample and no stall there is no
 	 * time to show, and gnuplot refuses an axis drawn from nothing but NaN
@@ -304,7 +305,7 @@ static void draw(FILE *gp, int t, const char *file, const char *title, double wi
 		fprintf(gp, "set xrange [%g:%g]\n", xmin, xmax);
 	else
 		fprintf(gp, "set xrange [0:1]\n");
-	fprintf(gp, "set ylabel 'free 2 MiB blocks'\nset y2label 'free MiB, orders 1-4'\n"
+	fprintf(gp, "set ylabel 'free 2 MiB blocks'\nset y2label 'free MiB, orders 1-4' offset -1.5,0\n"
 		    "set y2tics\nset ytics nomirror\nset yrange [0:*]\nset y2range [0:*]\n"
 		    "unset xlabel\nset title 'free memory'\n");
 	if (!isnan(win_s))
@@ -411,9 +412,8 @@ static int timeline(struct pl_ctx *c, FILE *gp, int w, int k, int s, int idx,
 		xmin = fmin(xmin, 0);
 		xmax = fmax(xmax, win_s);
 	}
-	for (int t = 0; t < 2; t++)
-		draw(gp, t, out->file, pl_quote(q, sizeof(q), out->title), win_s, nsamples, nst,
-		     no_stall_label(g, rep), wv, cr, nruns, xmin, xmax);
+	draw(gp, out->file, pl_quote(q, sizeof(q), out->title), win_s, nsamples, nst,
+	     no_stall_label(g, rep), wv, cr, nruns, xmin, xmax);
 	free(wv);
 	free(cr);
 	return 1;

@@ -168,24 +168,22 @@ int pl_waves(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 	if (fclose(f))
 		return -1;
 	height = pl_layout(n, &rows, &cols);
-	for (int t = 0; t < 2; t++) {
-		int h = pl_begin(gp, t, "waves", title, rows, cols, height, c->ns);
+	int h = pl_begin(gp, "waves", title, rows, cols, height, c->ns);
 
-		fprintf(gp, "set xlabel 'wave'\nset ylabel 'stall time per wave (ms)'\n"
-			    "set yrange [0:*]\nset xrange [-0.5:*]\n");
-		for (int p = 0; p < n; p++) {
-			fprintf(gp, "set title \"%s\"\n", pl_quote(q, sizeof(q), names[p]));
-			pl_panel_key(gp, p, h);
-			fprintf(gp, "plot ");
-			for (int s = 0; s < c->ns; s++)
-				fprintf(gp, "%s'waves.dat' index %d using 1:%d with linespoints pt 7 "
-					    "ps 0.8 lw 2 lc rgb '%s' title \"%s\"", s ? ", " : "", p,
-					s + 2, pl_palette[s % pl_npalette],
-					pl_quote(q, sizeof(q), c->setting[s]));
-			fprintf(gp, "\n");
-		}
-		pl_end(gp);
+	fprintf(gp, "set xlabel 'wave'\nset ylabel 'stall time per wave (ms)'\n"
+		    "set yrange [0:*]\nset xrange [-0.5:*]\n");
+	for (int p = 0; p < n; p++) {
+		fprintf(gp, "set title \"%s\"\n", pl_quote(q, sizeof(q), names[p]));
+		pl_panel_key(gp, p, h);
+		fprintf(gp, "plot ");
+		for (int s = 0; s < c->ns; s++)
+			fprintf(gp, "%s'waves.dat' index %d using 1:%d with linespoints pt 7 "
+				    "ps 0.8 lw 2 lc rgb '%s' title \"%s\"", s ? ", " : "", p,
+				s + 2, pl_palette[s % pl_npalette],
+				pl_quote(q, sizeof(q), c->setting[s]));
+		fprintf(gp, "\n");
 	}
+	pl_end(gp);
 	pl_chart_set(&out[0], "waves", "Learning curve: stall time per wave against the wave's "
 		     "index, median over repetitions, a line per setting: does a setting get "
 		     "ahead of recurring demand after the first waves?");

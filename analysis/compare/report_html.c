@@ -133,7 +133,16 @@ static void escape(FILE *f, const char *s)
 			fputc(*s, f);
 }
 
-/* the table of contents: per kernel and workload, its table and its timelines */
+/* whether the matrix ran workload @w on kernel @k in any setting (it has a table) */
+static bool ran(const struct pl_ctx *c, int w, int k)
+{
+	for (int s = 0; s < c->ns; s++)
+		if (c->grid[w][k][s])
+			return true;
+	return false;
+}
+
+/* the table of contents: per kernel and workload it ran, its table and its timelines */
 static void toc(FILE *f, const struct pl_ctx *c, const struct pl_chart *ch, int n)
 {
 	char id[300];
@@ -147,6 +156,8 @@ static void toc(FILE *f, const struct pl_ctx *c, const struct pl_chart *ch, int 
 		for (int w = 0; w < c->nw; w++) {
 			bool first = true;
 
+			if (!ran(c, w, k))
+				continue; /* e.g. a workload of one kernel only: no table to link */
 			anchor(id, sizeof(id), c->krun[k], c->kname[k], c->workload[w]);
 			fprintf(f, "<li><a href=\"#%s\">", id);
 			escape(f, c->workload[w]);

@@ -60,7 +60,8 @@ const struct cb_command cb_commands[] = {
 		     "below); JUnit XML and a markdown summary" } } },
 	{ "plot", cmd_plot, "gnuplot charts of runs",
 	  .doc = { { "plot DIR [DIR...]", NULL,
-		     "gnuplot charts (PNG, SVG, and each one's numbers in CHART.dat) into "
+		     "gnuplot charts (SVG, the same picture as PNG by rsvg-convert, and each "
+		     "one's numbers in CHART.dat) into "
 		     "DIR/charts: a panel per workload, a colour per setting, 95% CIs; latency "
 		     "CDFs; stalls by order and origin; cost against benefit; a timeline of each "
 		     "group's median cell (free blocks, stalls, the waves of recurring demand "

@@ -179,7 +179,7 @@ static void test_no_stalls(void **state)
 	chart_plots(d, "stall-cdf", "");
 	chart_plots(d, "stall-cdf-marks", "");
 	chart_plots(d, "stall-hist", "");
-	chart_plots(d, "cost", "idle host b 0 0 7 15113984\n");
+	chart_plots(d, "cost", "idle host b 0 0 7 15113984 0\n");
 	chart_plots(d, "timeline-0", "0.000 0 0\n1.000 0 0\nNaN NaN\nNaN NaN\nnone NaN NaN\n");
 	chart_plots(d, "timeline-1", "0.000 0 0\n1.000 0 0\nNaN NaN\nNaN NaN\nnone NaN NaN\n");
 	assert_true(chart_says(d, "stall-cdf", "no stalls"));
@@ -217,7 +217,7 @@ static void test_with_stalls(void **state)
 	chart_plots(d, "stall-p99", "\"host\" 90 90 90 90 90 90\n");
 	chart_plots(d, "stall-per-1k", "\"host\" 2.5 2.5 2.5 2.5 2.5 2.5\n");
 	chart_plots(d, "thp-success", "\"host\" 75 75 75 75 75 75\n");
-	chart_plots(d, "cost", "idle host b 1 -0.09 7 15113984\n");
+	chart_plots(d, "cost", "idle host b 1 -0.09 7 15113984 0\n");
 	/* no trace.dat in these cells: the CDF has no stall to draw and says so */
 	assert_true(chart_says(d, "stall-cdf", "no stalls"));
 }

@@ -66,7 +66,7 @@ static void check_bars(const char *file, double (*fn)(int, int, int, int), doubl
 			for (int s = 0; s < FX_NS; s++) {
 				double v = bar_value(file, w, k, 2 + 3 * s);
 
-				if (fx_missing(w, k, s)) {
+				if (fx_missing(w, k, s) || fx_absent(w, k)) {
 					assert_true(isnan(v));
 					continue;
 				}
@@ -86,7 +86,11 @@ static void test_bars(void **state)
 	check_bars("thp-success", fx_thp, 100);
 }
 
-/* the cost points: (cpu - cpu of 'none', stall time of 'none' - stall time), in ms */
+/*
+ * the cost points: (cpu - cpu of 'none', stall time of 'none' - stall time), in ms; the
+ * first kernel's marker filled (an odd gnuplot point type), the second's open (even), the
+ * third's open with a dot (point type 7) inside
+ */
 static void test_cost(void **state)
 {
 	char path[1100], line[512], wl[64], kern[64], set[64];
@@ -98,12 +102,13 @@ static void test_cost(void **state)
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
 		double cpu, avoided;
-		int w, k, s;
+		int w, k, s, pt, inner;
+		long rgb;
 
 		if (line[0] == '#')
 			continue;
-		assert_int_equal(sscanf(line, "%63s %63s %63s %lf %lf", wl, kern, set, &cpu,
-					&avoided), 5);
+		assert_int_equal(sscanf(line, "%63s %63s %63s %lf %lf %d %ld %d", wl, kern, set, &cpu,
+					&avoided, &pt, &rgb, &inner), 8);
 		for (w = 0; strcmp(fx_workload[w], wl); w++)
 			;
 		for (k = 0; strcmp(fx_kernel[k], kern); k++)
@@ -111,15 +116,17 @@ static void test_cost(void **state)
 		for (s = 0; strcmp(fx_setting[s], set); s++)
 			;
 		assert_true(s > 0);
-		assert_false(fx_missing(w, k, s));
+		assert_false(fx_missing(w, k, s) || fx_absent(w, k));
 		assert_float_equal(cpu, (fx_cpu_ns(w, k, s, 1) - fx_cpu_ns(w, k, 0, 1)) / 1e6, 1e-6);
 		assert_float_equal(avoided, (fx_stall_ns(w, k, 0, 1) - fx_stall_ns(w, k, s, 1)) / 1e6,
 				   1e-6);
+		assert_int_equal(pt % 2, k == 0);
+		assert_int_equal(inner, k == 2 ? 7 : 0);
 		n++;
 	}
 	fclose(f);
-	/* 3 candidates per (kernel, workload), one group missing */
-	assert_int_equal(n, FX_NK * FX_NW * (FX_NS - 1) - 1);
+	/* 3 candidates per (kernel, workload) run, one group missing */
+	assert_int_equal(n, (FX_NK * FX_NW - 1) * (FX_NS - 1) - 1);
 }
 
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_report_html.c - report.html as a browser lays it out: headless Chromium (Debian's
- * `chromium`) loads the page of a synthetic 2 kernels x 4 settings x 4 workloads run
+ * `chromium`) loads the page of a synthetic 3 kernels x 4 settings x 4 workloads run
  * (plot_fixture.h) with a script appended that measures every SVG text element of every
  * chart (getBoundingClientRect) and writes what it found into the DOM, which --dump-dom
  * prints. Fails if two text elements of a chart overlap, if text falls outside its chart,
@@ -45,10 +45,14 @@ static const char check_js[] =
 	"  if(w>1&&h>1){ov++;out.push('OVERLAP '+fig+' \"'+ts[i].t+'\" \"'+ts[j].t+'\"');}}\n"
 	"});\n"
 	"var h2=document.querySelector('h2'),figs=document.querySelectorAll('figure svg').length;\n"
+	"var tt=0,dl=0;document.querySelectorAll('nav a[href^=\"#\"]').forEach(function(a){\n"
+	" var id=a.getAttribute('href').slice(1);if(/^r[0-9]+-/.test(id))tt++;\n"
+	" if(!document.getElementById(id)){dl++;out.push('DANGLING '+id);}});\n"
 	"var p=document.createElement('pre');p.id='cbcheck';\n"
 	"p.textContent='CBCHECK overlaps='+ov+' outside='+outside+' scrollx='+\n"
 	" (document.documentElement.scrollWidth>window.innerWidth?1:0)+' first='+(h2?h2.id:'')+\n"
-	" ' tables='+document.querySelectorAll('table').length+' charts='+figs+' END\\n'+out.join('\\n');\n"
+	" ' tables='+document.querySelectorAll('table').length+' charts='+figs+\n"
+	" ' toc_tables='+tt+' dangling='+dl+' END\\n'+out.join('\\n');\n"
 	"document.body.appendChild(p);})();\n</script>\n";
 
 static const char *chromium(void)
@@ -97,7 +101,8 @@ static int check_page(const char *tmp, const char *exe, const char *fx, int nrun
 {
 	char run[2][200], path[300], page[300], dom[300], first[64] = "";
 	char *argv[] = { "plot", run[0], run[1], NULL }, *html, *out, *res, *end;
-	int ov = -1, outside = -1, scrollx = -1, tables = -1, charts = -1, fail = 0;
+	int ov = -1, outside = -1, scrollx = -1, tables = -1, charts = -1, toc_tables = -1,
+	    dangling = -1, fail = 0;
 	FILE *f;
 
 	for (int r = 0; r < nruns; r++) {
@@ -131,7 +136,8 @@ static int check_page(const char *tmp, const char *exe, const char *fx, int nrun
 	res = out ? strstr(out, "<pre id=\"cbcheck\">") : NULL;
 	res = res ? strstr(res, "CBCHECK ") : NULL;
 	if (!res || sscanf(res, "CBCHECK overlaps=%d outside=%d scrollx=%d first=%63s tables=%d "
-			   "charts=%d", &ov, &outside, &scrollx, first, &tables, &charts) != 6) {
+			   "charts=%d toc_tables=%d dangling=%d", &ov, &outside, &scrollx, first,
+			   &tables, &charts, &toc_tables, &dangling) != 8) {
 		fprintf(stderr, "no result from the page's script in %s\n", dom);
 		return 1;
 	}
@@ -146,11 +152,14 @@ static int check_page(const char *tmp, const char *exe, const char *fx, int nrun
 	fail |= ov != 1 || outside != 1 || scrollx != 0 || !strstr(res, "OVERLAP control") ||
 		!strstr(res, "OUTSIDE control");
 	/*
-	 * the verdict first; 8 HTML tables (2 kernels x 4 workloads) per run; the control, the
-	 * 8 summary charts and a timeline for each of the 31 groups with values per run
+	 * the verdict first; 11 HTML tables (3 kernels x 4 workloads, one not run) per run; the
+	 * control, the 8 summary charts and a timeline for each of the 43 groups with values
+	 * per run; the contents link to every table and every link lands (none to a kernel and
+	 * workload that did not run)
 	 */
-	fail |= strcmp(first, "verdict") != 0 || tables != nruns * FX_NK * FX_NW ||
-		charts != 1 + 8 + nruns * (FX_NK * FX_NS * FX_NW - 1);
+	fail |= strcmp(first, "verdict") != 0 || tables != nruns * (FX_NK * FX_NW - 1) ||
+		charts != 1 + 8 + nruns * (FX_NK * FX_NS * FX_NW - 1 - FX_NS) ||
+		toc_tables != tables || dangling != 0;
 	free(html);
 	free(out);
 	return fail;

@@ -23,8 +23,8 @@
 # commands run in the scratch directory on relative paths (no path of this machine in an
 # output), LC_ALL=C and TZ=UTC, the runs carry no time or host name (mkrun writes none),
 # --version (the git version) is not called. Left out of NAME.files, as not ours to pin:
-# *.png, *.svg, report.html (inline SVG) and gnuplot.log (gnuplot's bytes, by its
-# version), and trace.dat and vmstat.* (copies of the committed fixtures, e.g. by merge).
+# *.png, *.svg, report.html (inline SVG), gnuplot.log and rsvg-convert.log (the tools'
+# bytes, by their version), and trace.dat and vmstat.* (copies of the committed fixtures, e.g. by merge).
 # The plot cases run only where gnuplot is installed (its exit status is in NAME.err).
 #
 # A deliberate change of an output is one command (then review `git diff tests/fixtures/golden`):
@@ -52,7 +52,7 @@ cd "$run" || exit 1
 # sha256 and path of every file under the scratch directory the goldens may hold
 snap() {
 	find . -path ./configs -prune -o -type f ! -name '*.png' ! -name '*.svg' \
-		! -name report.html ! -name gnuplot.log ! -name trace.dat ! -name 'vmstat.*' \
+		! -name report.html ! -name gnuplot.log ! -name rsvg-convert.log ! -name trace.dat ! -name 'vmstat.*' \
 		-print0 | xargs -0 -r sha256sum | sort
 }
 
