@@ -14,11 +14,14 @@
 
 /*
  * A cell's overhead besides its configured waits (settle, the demand's duration, cooldown):
- * boot, fragmentation, stop, analysis. Measured on the 2-core development VM, 2026-12-03,
- * as wall - settle - demand of the cells' breakdowns: 1 GiB TCG guests, median 27.9 s;
- * a 256 MiB host cell 0.6-3.4 s (README: How long a run takes).
+ * boot, fragmentation, stop, analysis. Measured on the 2-core development VM as wall -
+ * settle - demand of the cells' breakdowns, 1 GiB TCG guests: on the idle host (2026-12-05)
+ * a median of 9.7 s over the default run's 40 cells and 10.9 s over the headline's 90
+ * (8.1-24.2 s); at load 6-11 (2026-12-03) 27.9 s, where the estimate of 25 s said 33 min
+ * for a default run that took 23. The progress lines rescale by the cells done. A 256 MiB
+ * host cell: 0.6-3.4 s (README: How long a run takes).
  */
-#define CB_EST_QEMU_OVERHEAD_S 25.0
+#define CB_EST_QEMU_OVERHEAD_S 12.0
 #define CB_EST_HOST_OVERHEAD_S 5.0
 
 struct cb_progress {
