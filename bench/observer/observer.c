@@ -20,11 +20,13 @@
  * are interleaved). Not a test: run by hand, see bench/observer/README.md.
  *
  * -g RECIPE measures in a QEMU guest booted from a kernel recipe (configs/kernels/), where the
- * allocator probes run (guests we build have kprobes): each round is two one-cell
+ * allocator probes run (guests we build have kprobes): each round is three one-cell
  * `compactbench run`s of a fragmented THP cell (frag-anon 0.9 every other page, then
- * thp-demand 0.3), one with `[collector] events = sched:sched_process_exec, probes = off`
- * (as near to untraced as a cell gets: the agent always records) and one with the default
- * events and probes; the figure is thp-demand's summary line in the cell's workload/ folder.
+ * thp-demand 0.3), in rotating order: one with `[collector] events =
+ * sched:sched_process_exec, probes = off` (as near to untraced as a cell gets: the agent
+ * always records), one with the default events and probes, and one with the default events
+ * and `probes = off` (so the probes' share of the cost is told from the events'); the figure
+ * is thp-demand's summary line in the cell's workload/ folder.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +60,13 @@ enum mode { UNTRACED, DEFAULT_SET, NO_ALLOC_SET, ALLOC_SET, NR_MODES };
 static const char *const mode_name[NR_MODES] = {
 	"untraced", "default events", "default - mm_page_alloc", "default + mm_page_alloc (all orders)",
 };
+/*
+ * -g: the modes a guest round runs, and what they are there (NO_ALLOC_SET's slot holds the
+ * default events without the probes; ALLOC_SET is not run)
+ */
+static const char *const guest_mode_name[NR_MODES] = {
+	"one event, no probes", "default events + probes", "default events, no probes", NULL,
+};
 
 enum figure { F_RATE, F_P50, F_P99, NR_FIGURES };
 
@@ -68,6 +77,12 @@ struct opts {
 	const char *recipe; /* -g: a guest booted from this kernel recipe */
 	char dir[64]; /* a mkdtemp() directory for the traces, removed at the end */
 };
+
+/* mode @m's name: the guest's under -g (NULL: a mode -g does not run) */
+static const char *name_of(const struct opts *o, enum mode m)
+{
+	return o->recipe ? guest_mode_name[m] : mode_name[m];
+}
 
 /* the figures of one run of the workload; NAN where the workload has none */
 struct sample {
@@ -179,7 +194,7 @@ static void build_argv(const struct opts *o, enum mode m, char **argv, char **ke
 	keep[k] = NULL;
 }
 
-/* the guest cell's config for mode @m (UNTRACED or DEFAULT_SET) at @path */
+/* the guest cell's config for mode @m (guest_mode_name[@m]) at @path */
 static int write_guest_cfg(const struct opts *o, enum mode m, const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -196,6 +211,8 @@ static int write_guest_cfg(const struct opts *o, enum mode m, const char *path)
 		o->recipe);
 	if (m == UNTRACED)
 		fprintf(f, "[collector]\nevents = sched:sched_process_exec\nprobes = off\n");
+	else if (m == NO_ALLOC_SET)
+		fprintf(f, "[collector]\nprobes = off\n");
 	return fclose(f);
 }
 
@@ -230,7 +247,7 @@ static int run_guest(const struct opts *o, enum mode m, int round, struct sample
 		char *why = cb_read_file(errpath, NULL);
 
 		fprintf(stderr, "%sbench-observer: guest %s run (%s) exited %d%s\n", why ? why : "",
-			mode_name[m], out, rc, rc ? "" : ", no thp-demand output in it");
+			guest_mode_name[m], out, rc, rc ? "" : ", no thp-demand output in it");
 		free(why);
 		rc = -1;
 	} else if (parse_summary(text, false, s) < 0) {
@@ -285,7 +302,7 @@ static void report(const struct opts *o, struct sample (*s)[NR_MODES])
 	       fig_name[F_RATE], cb_stats_median(base, (size_t)o->rounds));
 	printf("%-40s %-10s %9s %21s\n", "mode", "figure", "traced/untraced", "95% CI");
 	for (int m = DEFAULT_SET; m < NR_MODES; m++) {
-		if (o->recipe && m != DEFAULT_SET)
+		if (!name_of(o, (enum mode)m))
 			continue;
 		for (int f = 0; f < NR_FIGURES; f++) {
 			if (isnan(s[0][UNTRACED].f[f]))
@@ -294,16 +311,27 @@ static void report(const struct opts *o, struct sample (*s)[NR_MODES])
 				r[i] = s[i][m].f[f] / s[i][UNTRACED].f[f];
 			if (cb_stats_bootstrap_median(r, (size_t)o->rounds, 0.95, 1, 10000, &ci) < 0)
 				ci.lo = ci.hi = NAN;
-			printf("%-40s %-10s %15.4f      [%.4f, %.4f]\n", mode_name[m], fig_name[f],
+			printf("%-40s %-10s %15.4f      [%.4f, %.4f]\n", name_of(o, (enum mode)m),
+			       fig_name[f],
 			       cb_stats_median(r, (size_t)o->rounds), ci.lo, ci.hi);
 		}
 	}
+	if (o->recipe) /* the probes' own share: the two default-event modes side by side */
+		for (int f = 0; f < NR_FIGURES; f++) {
+			for (int i = 0; i < o->rounds; i++)
+				r[i] = s[i][DEFAULT_SET].f[f] / s[i][NO_ALLOC_SET].f[f];
+			if (cb_stats_bootstrap_median(r, (size_t)o->rounds, 0.95, 1, 10000, &ci) < 0)
+				ci.lo = ci.hi = NAN;
+			printf("%-40s %-10s %15.4f      [%.4f, %.4f]\n",
+			       "probes: with / without (default events)", fig_name[f],
+			       cb_stats_median(r, (size_t)o->rounds), ci.lo, ci.hi);
+		}
 	printf("(rate: < 1 is a slowdown; latency: > 1 is slower)\n");
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION]\n"
+	fprintf(f, "usage: bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION] [-g RECIPE]\n"
 		   "  -n ROUNDS    rounds of the four modes (untraced, default, default - and "
 		   "+ mm_page_alloc), "
 		   "rotating order (default 10, at most %d)\n"
@@ -311,10 +339,11 @@ static void usage(FILE *f)
 		   "kernel-demand --duration DURATION\n"
 		   "  -s SIZE      thp-demand's --size (default 1G)\n"
 		   "  -d DURATION  kernel-demand's --duration (default 3s)\n"
-		   "  -g RECIPE    in a QEMU guest of this kernel recipe, probes on: a fragmented "
-		   "THP cell,\n"
-		   "               \"untraced\" = one rare event and no probes (see the "
-		   "source's header)\n",
+		   "  -g RECIPE    in a QEMU guest of this kernel recipe: a fragmented THP cell "
+		   "with the\n"
+		   "               default events and probes, and without the probes, against "
+		   "one rare\n"
+		   "               event and no probes (\"untraced\"; see the source's header)\n",
 		MAX_ROUNDS);
 }
 
@@ -379,7 +408,7 @@ int main(int argc, char **argv)
 			if (o.recipe && o.kernel) {
 				fprintf(stderr, "bench-observer: -g measures THP faults only\n");
 				rc = 2;
-			} else if (o.recipe && (m == UNTRACED || m == DEFAULT_SET)) {
+			} else if (o.recipe && name_of(&o, m)) {
 				rc = run_guest(&o, m, i, &s[i][m]);
 			} else if (!o.recipe) {
 				rc = run_one(&o, m, &s[i][m]);
@@ -388,9 +417,10 @@ int main(int argc, char **argv)
 		if (rc)
 			break;
 		if (o.recipe) {
-			fprintf(stderr, "round %d/%d (guest): rate untraced %.4g, default %.4g\n",
-				i + 1, o.rounds, s[i][UNTRACED].f[F_RATE],
-				s[i][DEFAULT_SET].f[F_RATE]);
+			fprintf(stderr, "round %d/%d (guest): rate one event %.4g, default + probes "
+				"%.4g, default no probes %.4g\n", i + 1, o.rounds,
+				s[i][UNTRACED].f[F_RATE], s[i][DEFAULT_SET].f[F_RATE],
+				s[i][NO_ALLOC_SET].f[F_RATE]);
 			continue;
 		}
 		fprintf(stderr, "round %d/%d: rate untraced %.4g, default %.4g, -alloc %.4g, "
