@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,9 +55,11 @@ static int write_files(struct pl_ctx *c, struct pl_chart *out, int max)
 
 /*
  * run @argv in @dir with its stderr into @dir/@log (@flags: O_TRUNC or O_APPEND): fork,
- * chdir, execvp; no shell. 0 if it exited 0, else -1 and a message naming the log.
+ * chdir, execvp; no shell. 0 if it exited 0, else -1 and a message naming the log (and,
+ * if it could not be run, the Debian package @pkg that has it)
  */
-static int run_in(const char *dir, const char *log_name, int flags, char *const argv[])
+static int run_in(const char *dir, const char *log_name, int flags, const char *pkg,
+		  char *const argv[])
 {
 	char log[PATH_MAX];
 	pid_t pid;
@@ -78,8 +81,12 @@ static int run_in(const char *dir, const char *log_name, int flags, char *const 
 	if (waitpid(pid, &st, 0) != pid)
 		return -1;
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "compactbench plot: %s failed (exit %d); see %s\n", argv[0],
-			WIFEXITED(st) ? WEXITSTATUS(st) : -1, log);
+		bool missing = WIFEXITED(st) && WEXITSTATUS(st) == 127;
+
+		fprintf(stderr, "compactbench plot: %s failed (exit %d); see %s%s%s%s\n", argv[0],
+			WIFEXITED(st) ? WEXITSTATUS(st) : -1, log,
+			missing ? " (not installed? it is in Debian's " : "", missing ? pkg : "",
+			missing ? ", which run.sh installs)" : "");
 		return -1;
 	}
 	return 0;
@@ -100,7 +107,8 @@ static int rasterize(const char *dir, const struct pl_chart *ch, int n)
 
 		if (cb_path(svg, sizeof(svg), "%s.svg", ch[i].file) < 0 ||
 		    cb_path(png, sizeof(png), "%s.png", ch[i].file) < 0 ||
-		    run_in(dir, "rsvg-convert.log", i ? O_APPEND : O_TRUNC, argv) < 0)
+		    run_in(dir, "rsvg-convert.log", i ? O_APPEND : O_TRUNC, "librsvg2-bin",
+			   argv) < 0)
 			return -1;
 	}
 	return 0;
@@ -197,7 +205,8 @@ int cb_plot(const struct cb_plot_opts *o, FILE *out)
 		fprintf(stderr, "compactbench plot: %s: cannot write: %s\n", dir, strerror(errno));
 		goto out;
 	}
-	if (run_in(dir, "gnuplot.log", O_TRUNC, (char *[]){ "gnuplot", "plot.gp", NULL }) < 0 ||
+	if (run_in(dir, "gnuplot.log", O_TRUNC, "gnuplot-nox",
+		   (char *[]){ "gnuplot", "plot.gp", NULL }) < 0 ||
 	    rasterize(dir, charts, n) < 0)
 		goto out;
 	if (!o->output && (update_report_md(runs[0].dir, "charts", charts, n) < 0 ||

@@ -263,6 +263,35 @@ static void test_analyze_keeps_charts(void **state)
 	free(out);
 }
 
+/*
+ * bad setup: gnuplot there but not rsvg-convert (PATH holds a link to gnuplot only): plot
+ * fails with 1, and the log it names says which program could not be run
+ */
+static void test_rasterizer_missing(void **state)
+{
+	char bin[800], link[900], path[900], *old = getenv("PATH"), *saved, *log;
+	const char *d;
+
+	if (!have_gnuplot())
+		skip();
+	saved = strdup(old ? old : "/usr/bin:/bin");
+	assert_non_null(saved);
+	snprintf(bin, sizeof(bin), "%s/only-gnuplot", tmp);
+	snprintf(link, sizeof(link), "%s/gnuplot", bin);
+	assert_int_equal(cb_mkdir_p(bin), 0);
+	assert_int_equal(symlink("/usr/bin/gnuplot", link), 0);
+	d = make_run("norsvg", 0);
+	setenv("PATH", bin, 1);
+	assert_int_equal(plot(d), 1);
+	setenv("PATH", saved, 1);
+	free(saved);
+	snprintf(path, sizeof(path), "%s/charts/rsvg-convert.log", d);
+	log = cb_read_file(path, NULL);
+	assert_non_null(log);
+	assert_non_null(strstr(log, "cannot run rsvg-convert"));
+	free(log);
+}
+
 static int setup(void **state)
 {
 	return mkdtemp(tmp) ? 0 : -1;
@@ -279,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_no_stalls),
 		cmocka_unit_test(test_with_stalls),
 		cmocka_unit_test(test_analyze_keeps_charts),
+		cmocka_unit_test(test_rasterizer_missing),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
