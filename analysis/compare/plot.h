@@ -84,7 +84,7 @@ int pl_layout(int n, int *rows, int *cols);
 
 /*
  * pl_terminal - the SVG terminal and output @file.svg of a chart @height high; the PNG is
- * that SVG rasterized (pl_rasterize), so both show the same text at the same size
+ * that SVG rasterized (rsvg-convert, plot.c), so both show the same text at the same size
  */
 void pl_terminal(FILE *gp, const char *file, int height);
 

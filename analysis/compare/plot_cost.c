@@ -4,11 +4,9 @@
  * first setting of its kernel and workload (the baseline, `none` in the shipped configs):
  * x the extra background CPU (kcompactd + khugepaged + policy), y the direct-compaction
  * stall time avoided, medians over repetitions. Colour = setting, marker = workload,
- * no point carries a label to overlap. The
- * dashed line is the equal exchange rate: 1 ms of background CPU per 1 ms of stall avoided.
- *
  * filled/open = kernel (from the third kernel on, a dot, a plus or a cross inside the open
- * marker); the key says which.
+ * marker); the key says which, so no point carries a label to overlap. The dashed line is
+ * the equal exchange rate: 1 ms of background CPU per 1 ms of stall avoided.
  *
  * cost.dat: "workload kernel setting cpu_ms_more stall_ms_avoided pt rgb inner_pt" per point
  * (inner_pt 0: nothing inside).

@@ -305,7 +305,8 @@ static void draw(FILE *gp, const char *file, const char *title, double win_s,
 		fprintf(gp, "set xrange [%g:%g]\n", xmin, xmax);
 	else
 		fprintf(gp, "set xrange [0:1]\n");
-	fprintf(gp, "set ylabel 'free 2 MiB blocks'\nset y2label 'free MiB, orders 1-4' offset -1.5,0\n"
+	fprintf(gp, "set ylabel 'free 2 MiB blocks'\n"
+		    "set y2label 'free MiB, orders 1-4' offset -1.5,0\n" /* else past the edge */
 		    "set y2tics\nset ytics nomirror\nset yrange [0:*]\nset y2range [0:*]\n"
 		    "unset xlabel\nset title 'free memory'\n");
 	if (!isnan(win_s))
