@@ -75,6 +75,7 @@ struct opts {
 	bool kernel; /* -w kernel */
 	const char *size, *duration;
 	const char *recipe; /* -g: a guest booted from this kernel recipe */
+	int cpus; /* -c: the guest's vCPUs (2, as every shipped config) */
 	char dir[64]; /* a mkdtemp() directory for the traces, removed at the end */
 };
 
@@ -202,13 +203,13 @@ static int write_guest_cfg(const struct opts *o, enum mode m, const char *path)
 	if (!f)
 		return -1;
 	fprintf(f, "[global]\nreps = 1\ntarget = qemu\nstart_state = drop-compact\n"
-		   "[kernel guest]\nrecipe = %s\nmemory = 1G\ncpus = 1\nboot_timeout = 300\n"
+		   "[kernel guest]\nrecipe = %s\nmemory = 1G\ncpus = %d\nboot_timeout = 300\n"
 		   "[setting none]\nvm.compaction_proactiveness = 0\nthp.enabled = madvise\n"
 		   "thp.defrag = madvise\n"
 		   "[workload thp-frag]\nfragment = frag-anon\nfragment.size = 0.9\n"
 		   "fragment.pattern = every-other\ndemand = thp-demand\ndemand.size = 0.3\n"
 		   "timeout = 10m\nready_timeout = 10m\n",
-		o->recipe);
+		o->recipe, o->cpus);
 	if (m == UNTRACED)
 		fprintf(f, "[collector]\nevents = sched:sched_process_exec\nprobes = off\n");
 	else if (m == NO_ALLOC_SET)
@@ -289,49 +290,55 @@ static int run_one(const struct opts *o, enum mode m, struct sample *s)
 	return 0;
 }
 
-static void report(const struct opts *o, struct sample (*s)[NR_MODES])
+static const char *const fig_name[NR_FIGURES] = { "rate", "fault p50", "fault p99" };
+
+/* one row: figure @f of mode @num over mode @den, paired by round, median and its 95% CI */
+static void ratio_row(const struct opts *o, struct sample (*s)[NR_MODES], enum mode num,
+		      enum mode den, int f, const char *name)
 {
-	static const char *const fig_name[NR_FIGURES] = { "rate", "fault p50", "fault p99" };
-	double r[MAX_ROUNDS], base[MAX_ROUNDS];
+	double r[MAX_ROUNDS];
 	struct cb_ci ci;
 
 	for (int i = 0; i < o->rounds; i++)
+		r[i] = s[i][num].f[f] / s[i][den].f[f];
+	if (cb_stats_bootstrap_median(r, (size_t)o->rounds, 0.95, 1, 10000, &ci) < 0)
+		ci.lo = ci.hi = NAN;
+	printf("%-40s %-10s %15.4f      [%.4f, %.4f]\n", name, fig_name[f],
+	       cb_stats_median(r, (size_t)o->rounds), ci.lo, ci.hi);
+}
+
+static void report(const struct opts *o, struct sample (*s)[NR_MODES])
+{
+	double base[MAX_ROUNDS];
+	char guest[32] = "";
+
+	for (int i = 0; i < o->rounds; i++)
 		base[i] = s[i][UNTRACED].f[F_RATE];
-	printf("\n%d rounds, workload %s; untraced %s median %.4g /s\n", o->rounds,
-	       o->kernel ? "kernel-demand (bytes/s)" : "thp-demand (faults/s)",
+	if (o->recipe)
+		snprintf(guest, sizeof(guest), ", guest of %d vCPU%s", o->cpus,
+			 o->cpus > 1 ? "s" : "");
+	printf("\n%d rounds, workload %s%s; untraced %s median %.4g /s\n", o->rounds,
+	       o->kernel ? "kernel-demand (bytes/s)" : "thp-demand (faults/s)", guest,
 	       fig_name[F_RATE], cb_stats_median(base, (size_t)o->rounds));
 	printf("%-40s %-10s %9s %21s\n", "mode", "figure", "traced/untraced", "95% CI");
 	for (int m = DEFAULT_SET; m < NR_MODES; m++) {
 		if (!name_of(o, (enum mode)m))
 			continue;
-		for (int f = 0; f < NR_FIGURES; f++) {
-			if (isnan(s[0][UNTRACED].f[f]))
-				continue;
-			for (int i = 0; i < o->rounds; i++)
-				r[i] = s[i][m].f[f] / s[i][UNTRACED].f[f];
-			if (cb_stats_bootstrap_median(r, (size_t)o->rounds, 0.95, 1, 10000, &ci) < 0)
-				ci.lo = ci.hi = NAN;
-			printf("%-40s %-10s %15.4f      [%.4f, %.4f]\n", name_of(o, (enum mode)m),
-			       fig_name[f],
-			       cb_stats_median(r, (size_t)o->rounds), ci.lo, ci.hi);
-		}
+		for (int f = 0; f < NR_FIGURES; f++)
+			if (!isnan(s[0][UNTRACED].f[f]))
+				ratio_row(o, s, (enum mode)m, UNTRACED, f, name_of(o, (enum mode)m));
 	}
 	if (o->recipe) /* the probes' own share: the two default-event modes side by side */
-		for (int f = 0; f < NR_FIGURES; f++) {
-			for (int i = 0; i < o->rounds; i++)
-				r[i] = s[i][DEFAULT_SET].f[f] / s[i][NO_ALLOC_SET].f[f];
-			if (cb_stats_bootstrap_median(r, (size_t)o->rounds, 0.95, 1, 10000, &ci) < 0)
-				ci.lo = ci.hi = NAN;
-			printf("%-40s %-10s %15.4f      [%.4f, %.4f]\n",
-			       "probes: with / without (default events)", fig_name[f],
-			       cb_stats_median(r, (size_t)o->rounds), ci.lo, ci.hi);
-		}
+		for (int f = 0; f < NR_FIGURES; f++)
+			ratio_row(o, s, DEFAULT_SET, NO_ALLOC_SET, f,
+				  "probes: with / without (default events)");
 	printf("(rate: < 1 is a slowdown; latency: > 1 is slower)\n");
 }
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION] [-g RECIPE]\n"
+	fprintf(f, "usage: bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION] "
+		   "[-g RECIPE [-c CPUS]]\n"
 		   "  -n ROUNDS    rounds of the four modes (untraced, default, default - and "
 		   "+ mm_page_alloc), "
 		   "rotating order (default 10, at most %d)\n"
@@ -343,18 +350,21 @@ static void usage(FILE *f)
 		   "with the\n"
 		   "               default events and probes, and without the probes, against "
 		   "one rare\n"
-		   "               event and no probes (\"untraced\"; see the source's header)\n",
+		   "               event and no probes (\"untraced\"; see the source's header)\n"
+		   "  -c CPUS      the guest's vCPUs (default 2, as configs/*.ini; at most the "
+		   "host's)\n",
 		MAX_ROUNDS);
 }
 
 int main(int argc, char **argv)
 {
 	struct opts o = { .rounds = 10, .size = "1G", .duration = "3s",
-			  .dir = "/tmp/bench-observer.XXXXXX" };
+			  .cpus = 2, .dir = "/tmp/bench-observer.XXXXXX" };
 	struct sample (*s)[NR_MODES];
+	static char recipe[PATH_MAX];
 	int c, rc = 0;
 
-	while ((c = getopt(argc, argv, "n:w:s:d:g:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:w:s:d:g:c:h")) != -1) {
 		switch (c) {
 		case 'n':
 			o.rounds = atoi(optarg);
@@ -374,7 +384,20 @@ int main(int argc, char **argv)
 			o.duration = optarg;
 			break;
 		case 'g':
-			o.recipe = optarg;
+			/* the cell's config is in a temporary directory: no relative path */
+			o.recipe = realpath(optarg, recipe);
+			if (!o.recipe) {
+				fprintf(stderr, "bench-observer: -g %s: %s\n", optarg, strerror(errno));
+				return 2;
+			}
+			break;
+		case 'c':
+			o.cpus = atoi(optarg);
+			if (o.cpus < 1 || o.cpus > sysconf(_SC_NPROCESSORS_ONLN)) {
+				fprintf(stderr, "bench-observer: -c takes 1 to %ld vCPUs, not %s\n",
+					sysconf(_SC_NPROCESSORS_ONLN), optarg);
+				return 2;
+			}
 			break;
 		case 'h':
 			usage(stdout);
