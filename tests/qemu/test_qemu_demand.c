@@ -487,6 +487,8 @@ struct pass_info {
 	long nr;		/* the node's pass number */
 	long interval_ms;	/* the interval the first demand event after it reports */
 	bool progress;		/* a zone it compacted got closer to its targets */
+	long zone, order;	/* the first such zone, an order of it that got closer, */
+	long free_before, free_after, target;	/* its free pages and its target */
 };
 
 #define NR_ZONES_SEEN 8
@@ -494,7 +496,7 @@ struct pass_info {
 /* @c's passes into @p (at most @max), in time order; how many */
 static size_t backoff_passes(const struct demand_count *c, struct pass_info *p, size_t max)
 {
-	long before[NR_ZONES_SEEN], after[NR_ZONES_SEEN];
+	long before[NR_ZONES_SEEN], after[NR_ZONES_SEEN], free_before[NR_ZONES_SEEN][NR_ORDERS];
 	size_t n = 0;
 
 	for (size_t i = 0; i < c->nr; i++) {
@@ -506,6 +508,7 @@ static size_t backoff_passes(const struct demand_count *c, struct pass_info *p, 
 		if (v->kind != EV_TARGET)
 			continue;
 		assert_true(v->zone >= 0 && v->zone < NR_ZONES_SEEN);
+		assert_true(v->order > 0 && v->order < NR_ORDERS);
 		if (!cur || v->pass != cur->nr) {
 			assert_true(n < max);
 			cur = &p[n++];
@@ -514,17 +517,49 @@ static size_t backoff_passes(const struct demand_count *c, struct pass_info *p, 
 			cur->nr = v->pass;
 			memset(before, 0, sizeof(before));
 			memset(after, 0, sizeof(after));
+			memset(free_before, 0, sizeof(free_before));
 		}
 		cur->end = v->ts;
 		/* kcompactd_zone_met(): the free pages of each order, capped by its target */
-		if (v->after)
-			after[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
-		else
+		if (!v->after) {
 			before[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
-		if (v->after && after[v->zone] > before[v->zone])
+			free_before[v->zone][v->order] = v->nr_free;
+			continue;
+		}
+		after[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
+		if (!cur->progress && v->nr_free > free_before[v->zone][v->order] &&
+		    free_before[v->zone][v->order] < v->target) {
+			/* what to say: an order that got closer (one must, if the sum did) */
+			cur->zone = v->zone;
+			cur->order = v->order;
+			cur->free_before = free_before[v->zone][v->order];
+			cur->free_after = v->nr_free;
+			cur->target = v->target;
+		}
+		if (after[v->zone] > before[v->zone])
 			cur->progress = true;
 	}
 	return n;
+}
+
+/*
+ * The passes that brought their targets closer, as the trace shows, said with their figures;
+ * the index of the first pass after the last of them (0 if none did). Such a pass halves the
+ * interval, as the series says; the doubling is what follows the last of them.
+ */
+static size_t backoff_progressed(const struct pass_info *p, size_t n)
+{
+	size_t from = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (p[i].progress) {
+			print_message("  pass %ld (of %zu) brought zone %ld closer to its targets: "
+				      "order %ld, %ld free pages before, %ld after, target %ld\n",
+				      p[i].nr, n, p[i].zone, p[i].order, p[i].free_before,
+				      p[i].free_after, p[i].target);
+			from = i + 1;
+		}
+	return from;
 }
 
 /*
@@ -596,10 +631,17 @@ static bool backoff_run(const char *cfg, int attempt, struct demand_count *c)
 
 /*
  * The back-off, measured: demand that compaction cannot meet (tests/qemu/backoff-qemu.ini,
- * 6.1 only) for over two minutes. Every pass then fails to bring the targets closer, so each
- * doubles the interval (0.5, 1, 2, ... 32 s, as the demand events report it), the next pass
- * starts no sooner than that, and so at most 7 passes start in the first minute after the
- * first one and 2 in the second: the bound the series states, a property of the patch.
+ * 6.1 only) for over two minutes. A pass that fails to bring the targets closer doubles the
+ * interval (0.5, 1, 2, ... 32 s, as the demand events report it), the next pass starts no
+ * sooner than that, and so at most 7 passes start in the first minute and 2 in the second:
+ * the bound the series states, a property of the patch. A pass that brings them closer
+ * halves it: in 4 of 5 runs on 2026-12-05/06 (CI's among them) a pass did, the first or
+ * the second where the output said. In the one whose trace was kept, pass 2 migrated the
+ * movable pages of the zone's first 40 MB (pfn 0x201-0x2a00) and freed an order-9 page
+ * there, the one the target asked for; no later pass found one more. So every interval is
+ * checked against the rule its pass's progress calls for, and the bound is counted from the
+ * first pass after the last that made progress; at least 6 such passes must follow, so a
+ * rule that never doubles still fails.
  * Once in about 6 runs (sessions 7-9) a run made 2 passes and then none in 150 s; its trace
  * was lost. The series runs no pass while kswapd is awake, and the mlocked filler may keep
  * kswapd from sleeping: if the trace says so the run is tried once more (said in the
@@ -614,7 +656,7 @@ static void test_backoff_in_guest(void **state)
 	unsigned long long t0, last = 0;
 	long minute[2] = { 0 };
 	int attempt = 1; /* at most one retry, for either reason */
-	size_t n;
+	size_t n, from;
 
 	if (strcmp(kver, "6.1")) {
 		print_message("skipped: the back-off is measured on 6.1 (qemu-demand)\n");
@@ -640,31 +682,40 @@ static void test_backoff_in_guest(void **state)
 	/* enough passes to see the doubling, every one traced (no pass without targets) */
 	if (n < 6 && attempt > 1)
 		backoff_kswapd_held_it(&c, p, n); /* why, for the run retried */
-	assert_true(n >= 6);
-	t0 = p[0].start;
-	/* the premise: the THP demand lasted two minutes past the first pass, nothing helped */
+	from = backoff_progressed(p, n);
+	assert_true(n >= from + 6);
+	t0 = p[from].start;
+	/* the premise: the THP demand lasted two minutes past the first pass that made no
+	 * progress and was followed by no pass that did */
 	for (size_t i = 0; i < c.nr; i++)
 		if (c.ev[i].kind == EV_DEMAND && c.ev[i].order == THP_ORDER)
 			last = c.ev[i].ts;
 	assert_true(last >= t0 + 120000000000ULL);
 	for (size_t i = 0; i < n; i++) {
 		unsigned long long gap = i ? p[i].start - p[i - 1].start : 0;
+		long prev = i ? p[i - 1].interval_ms : 0;
 
-		print_message("  pass %ld at +%.1f s (+%.1f s); interval after it %ld ms\n", p[i].nr,
-			      (p[i].start - t0) / 1e9, gap / 1e9, p[i].interval_ms);
+		print_message("  pass %ld at %+.1f s (+%.1f s)%s; interval after it %ld ms\n",
+			      p[i].nr, ((double)p[i].start - t0) / 1e9, gap / 1e9,
+			      p[i].progress ? ", progress" : "", p[i].interval_ms);
 		assert_int_equal(p[i].nr, p[0].nr + (long)i);
-		assert_false(p[i].progress);
-		if (p[i].start - t0 < 120000000000ULL)
+		if (i >= from && p[i].start - t0 < 120000000000ULL)
 			minute[(p[i].start - t0) / 60000000000ULL]++;
 		if (!i || (i == n - 1 && !p[i].interval_ms))
 			continue; /* the last pass may have no demand event after it */
-		/* the interval doubled, up to 32 s, and the pass waited for it (less a jiffy) */
-		assert_int_equal(p[i].interval_ms, p[i - 1].interval_ms * 2 > 32000 ?
-				 32000 : p[i - 1].interval_ms * 2);
-		assert_true(gap + 10000000ULL >= (unsigned long long)p[i - 1].interval_ms * 1000000ULL);
+		/*
+		 * the interval doubled, up to 32 s, or halved, down to 0.5 s, after a pass that
+		 * made progress; and the pass waited for the interval before it (less a jiffy)
+		 */
+		if (p[i].progress)
+			assert_int_equal(p[i].interval_ms, prev / 2 < 500 ? 500 : prev / 2);
+		else
+			assert_int_equal(p[i].interval_ms, prev * 2 > 32000 ? 32000 : prev * 2);
+		assert_true(gap + 10000000ULL >= (unsigned long long)prev * 1000000ULL);
 	}
-	print_message("back-off: %zu passes, %ld in the first minute, %ld in the second "
-		      "(bound 7 and 2)\n", n, minute[0], minute[1]);
+	print_message("back-off: %zu passes, %zu of them after the last that made progress: %ld "
+		      "in the first minute, %ld in the second (bound 7 and 2)\n", n, n - from,
+		      minute[0], minute[1]);
 	assert_true(minute[0] <= 7);
 	assert_true(minute[1] <= 2);
 	demand_count_free(&c);
