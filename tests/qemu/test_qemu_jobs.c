@@ -131,8 +131,10 @@ static void test_two_guests_at_once(void **state)
 		end[i] = itest_json_num(path, "timing.host_end_ns");
 		print_message("%s: CPU %s, wall %.1f s, boot %.1f s, guest agent %.1f s (its parts: "
 			      "fragment %.1f, demand %.1f), unaccounted %.2f%%\n", id, cpus[i],
-			      itest_json_num(path, "timing.wall_s"), itest_json_num(path, "timing.parts.boot"),
-			      itest_json_num(path, "timing.remote_agent_s"), itest_json_num(path, "timing.parts.fragment"),
+			      itest_json_num(path, "timing.wall_s"),
+			      itest_json_num(path, "timing.parts.boot"),
+			      itest_json_num(path, "timing.remote_agent_s"),
+			      itest_json_num(path, "timing.parts.fragment"),
 			      itest_json_num(path, "timing.parts.demand"),
 			      100 * itest_json_num(path, "timing.unaccounted_fraction"));
 		assert_true(itest_json_num(path, "timing.parts.boot") > 0);
