@@ -15,9 +15,14 @@
 
 #define NR_ZONES_SEEN 8
 
-/* a pass's target events per zone: traced before and after, orders short of their target */
+/*
+ * a pass's target events per zone: traced before and after, kcompactd_zone_met() before
+ * and after, the free pages of each order before, and the orders short of their target
+ */
 struct pass_zones {
 	bool seen[NR_ZONES_SEEN], seen_after[NR_ZONES_SEEN];
+	long met_before[NR_ZONES_SEEN], met_after[NR_ZONES_SEEN];
+	long free_before[NR_ZONES_SEEN][NR_ORDERS];
 	int short_before[NR_ZONES_SEEN], short_after[NR_ZONES_SEEN];
 };
 
@@ -37,7 +42,6 @@ static bool pass_met(const struct pass_zones *z)
 /* @c's passes into @p (at most @max), in time order; how many */
 size_t demand_passes(const struct demand_count *c, struct pass_info *p, size_t max)
 {
-	long before[NR_ZONES_SEEN], after[NR_ZONES_SEEN], free_before[NR_ZONES_SEEN][NR_ORDERS];
 	struct pass_zones z = { 0 };
 	size_t n = 0;
 
@@ -60,32 +64,29 @@ size_t demand_passes(const struct demand_count *c, struct pass_info *p, size_t m
 			memset(cur, 0, sizeof(*cur));
 			cur->start = v->ts;
 			cur->nr = v->pass;
-			memset(before, 0, sizeof(before));
-			memset(after, 0, sizeof(after));
-			memset(free_before, 0, sizeof(free_before));
 		}
 		cur->end = v->ts;
 		z.seen[v->zone] = true;
 		/* kcompactd_zone_met(): the free pages of each order, capped by its target */
 		if (!v->after) {
-			before[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
-			free_before[v->zone][v->order] = v->nr_free;
+			z.met_before[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
+			z.free_before[v->zone][v->order] = v->nr_free;
 			z.short_before[v->zone] += v->nr_free < v->target;
 			continue;
 		}
 		z.seen_after[v->zone] = true;
 		z.short_after[v->zone] += v->nr_free < v->target;
-		after[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
-		if (!cur->progress && v->nr_free > free_before[v->zone][v->order] &&
-		    free_before[v->zone][v->order] < v->target) {
+		z.met_after[v->zone] += v->nr_free < v->target ? v->nr_free : v->target;
+		if (!cur->progress && v->nr_free > z.free_before[v->zone][v->order] &&
+		    z.free_before[v->zone][v->order] < v->target) {
 			/* what to say: an order that got closer (one must, if the sum did) */
 			cur->zone = v->zone;
 			cur->order = v->order;
-			cur->free_before = free_before[v->zone][v->order];
+			cur->free_before = z.free_before[v->zone][v->order];
 			cur->free_after = v->nr_free;
 			cur->target = v->target;
 		}
-		if (after[v->zone] > before[v->zone])
+		if (z.met_after[v->zone] > z.met_before[v->zone])
 			cur->progress = true;
 	}
 	if (n)

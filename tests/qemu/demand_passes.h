@@ -19,8 +19,8 @@ struct pass_info {
 	long interval_ms;	/* the interval the first demand event after it reports */
 	bool progress;		/* a zone it compacted got closer to its targets */
 	bool met;		/* every zone's targets met at its end, as the trace shows */
-	long zone, order;	/* the first such zone, an order of it that got closer, */
-	long free_before, free_after, target;	/* its free pages and its target */
+	/* if it got closer: the zone, an order that did, its free pages and its target */
+	long zone, order, free_before, free_after, target;
 };
 
 /*
