@@ -39,6 +39,28 @@ static bool pass_met(const struct pass_zones *z)
 	return true;
 }
 
+/*
+ * The interval each pass of @p[0..@n) set: the one the last demand event after its end
+ * and up to the next pass's end reports (after the last pass: the last one at all), 0 if
+ * none. Not the first event after it: the series traces a pass's last targets before it
+ * sets the interval (kcompactd_demand_backoff()), so a demand event on the other vCPU in
+ * between reports the interval before the pass; events during the next pass still report
+ * this one, since that pass sets its own only at its end.
+ */
+static void passes_intervals(const struct demand_count *c, struct pass_info *p, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->nr && k < n; i++) {
+		const struct ev *v = &c->ev[i];
+
+		while (k + 1 < n && v->ts > p[k + 1].end)
+			k++;
+		if (v->kind == EV_DEMAND && v->ts > p[k].end)
+			p[k].interval_ms = v->interval_ms;
+	}
+}
+
 /* @c's passes into @p (at most @max), in time order; how many */
 size_t demand_passes(const struct demand_count *c, struct pass_info *p, size_t max)
 {
@@ -49,8 +71,6 @@ size_t demand_passes(const struct demand_count *c, struct pass_info *p, size_t m
 		const struct ev *v = &c->ev[i];
 		struct pass_info *cur = n ? &p[n - 1] : NULL;
 
-		if (v->kind == EV_DEMAND && cur && !cur->interval_ms && v->ts > cur->end)
-			cur->interval_ms = v->interval_ms;
 		if (v->kind != EV_TARGET)
 			continue;
 		assert_true(v->zone >= 0 && v->zone < NR_ZONES_SEEN);
@@ -91,6 +111,7 @@ size_t demand_passes(const struct demand_count *c, struct pass_info *p, size_t m
 	}
 	if (n)
 		p[n - 1].met = pass_met(&z);
+	passes_intervals(c, p, n);
 	return n;
 }
 

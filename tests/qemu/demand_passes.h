@@ -16,7 +16,7 @@
 struct pass_info {
 	unsigned long long start, end;
 	long nr;		/* the node's pass number */
-	long interval_ms;	/* the interval the first demand event after it reports */
+	long interval_ms;	/* the interval it set, as later demand events report it */
 	bool progress;		/* a zone it compacted got closer to its targets */
 	bool met;		/* every zone's targets met at its end, as the trace shows */
 	/* if it got closer: the zone, an order that did, its free pages and its target */
