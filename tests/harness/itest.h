@@ -16,6 +16,7 @@
 
 #include <json-c/json.h>
 
+#include "testenv.h"
 #include "util.h"
 
 #define PROACTIVENESS "/proc/sys/vm/compaction_proactiveness"
@@ -28,10 +29,7 @@ static inline pid_t itest_spawn(const char *log, char *const args[])
 	pid_t pid;
 	int n = 0;
 
-	if (!cb) {
-		fprintf(stderr, "COMPACTBENCH is not set (run through meson test)\n");
-		exit(1);
-	}
+	testenv_require_cb();
 	argv[n++] = (char *)cb;
 	while (args[n - 1] && n < 15) {
 		argv[n] = args[n - 1];

@@ -86,6 +86,7 @@ int main(void)
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_background_load) };
 	int rc;
 
+	testenv_require_cb();
 	if (!itest_can_trace() || access("/usr/bin/stress-ng", X_OK) < 0) {
 		fprintf(stderr, "skip: needs root, tracefs and /usr/bin/stress-ng\n");
 		return 77;

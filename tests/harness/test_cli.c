@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "testenv.h"
 #include "util.h"
 
 static char out_path[] = "/tmp/cb-test-cli-XXXXXX";
@@ -220,10 +221,7 @@ int main(void)
 	};
 	int fd, rc;
 
-	if (!getenv("COMPACTBENCH")) {
-		fprintf(stderr, "COMPACTBENCH is not set (run through meson test)\n");
-		return 1;
-	}
+	testenv_require_cb();
 	fd = mkstemp(out_path);
 	if (fd < 0)
 		return 1;

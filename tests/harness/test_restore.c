@@ -114,6 +114,7 @@ int main(void)
 	char text[sizeof(cfg_fmt) + 32];
 	int rc;
 
+	testenv_require_cb();
 	if (!itest_can_trace()) {
 		fprintf(stderr, "skip: needs root, tracefs and a writable %s\n", PROACTIVENESS);
 		return 77;

@@ -331,6 +331,7 @@ int main(void)
 	struct utsname u;
 	int rc;
 
+	testenv_require_cb();
 	if (!itest_can_trace()) {
 		fprintf(stderr, "skip: needs root, tracefs and a writable %s\n", PROACTIVENESS);
 		return 77;

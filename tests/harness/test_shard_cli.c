@@ -218,6 +218,7 @@ int main(void)
 	char *text;
 	int rc;
 
+	testenv_require_cb();
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(cfg, sizeof(cfg), "%s/c.ini", dir);

@@ -306,6 +306,7 @@ int main(void)
 	char *args[] = { "run", cfg, "--quick", "--reps", "4", "-o", out, NULL };
 	int rc;
 
+	testenv_require_cb();
 	if (!itest_can_trace() || !src) {
 		fprintf(stderr, "skip: needs root, tracefs and SOURCE_ROOT\n");
 		return 77;

@@ -392,6 +392,7 @@ int main(void)
 	char state_dir[700];
 	int rc;
 
+	testenv_require_cb();
 	if (!itest_can_trace() || access(SSHD, X_OK) < 0) {
 		fprintf(stderr, "skip: needs root, tracefs, a writable %s and %s (openssh-server)\n",
 			PROACTIVENESS, SSHD);

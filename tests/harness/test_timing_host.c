@@ -137,6 +137,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_host_cell_breakdown) };
 
+	testenv_require_cb();
 	if (geteuid() != 0 || !itest_can_trace()) {
 		fprintf(stderr, "skipped: needs root and tracefs\n");
 		return 77;

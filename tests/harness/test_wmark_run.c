@@ -160,6 +160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_wmark_run) };
 	int rc;
 
+	testenv_require_cb();
 	if (!itest_can_trace()) {
 		fprintf(stderr, "skip: needs root and tracefs\n");
 		return 77;

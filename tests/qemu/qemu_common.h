@@ -10,7 +10,7 @@
 
 #include "qtest.h"
 
-/* exit 77 (skipped) when the qemu target cannot work here */
+/* exit 77 (skipped) when the qemu target cannot work here, 1 when not run by meson test */
 static inline void qemu_require(void)
 {
 	static const char *const need[] = { "/usr/bin/qemu-system-x86_64", "/bin/busybox",
@@ -26,6 +26,7 @@ static inline void qemu_require(void)
 		fprintf(stderr, "skipped: not root\n");
 		exit(77);
 	}
+	testenv_require_cb();
 }
 
 /* processes whose command line mentions @what (our QEMU shares the run directory) */

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testenv.h"
 #include "util.h"
 
 /* `compactbench ARGS...` with stdout+stderr into @log; its exit status (128+N if killed) */
@@ -24,10 +25,7 @@ static inline int qtest_run(const char *log, char *const args[])
 	int n = 1, st;
 	pid_t pid;
 
-	if (!cb) {
-		fprintf(stderr, "COMPACTBENCH is not set (run through meson test)\n");
-		exit(1);
-	}
+	testenv_require_cb();
 	for (; args[n - 1] && n < 15; n++)
 		argv[n] = args[n - 1];
 	argv[n] = NULL;

@@ -320,5 +320,6 @@ int main(void)
 		cmocka_unit_test(test_broken_tree_falls_back),
 	};
 
+	testenv_require_cb();
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
