@@ -757,8 +757,10 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	/* DEMAND_KEEP=1 keeps the runs and the trees to look at */
-	if (getenv("DEMAND_KEEP")) {
+	const char *keep = getenv("DEMAND_KEEP");
+
+	/* DEMAND_KEEP=1 keeps the runs and the trees to look at (0 or empty: not) */
+	if (keep && *keep && strcmp(keep, "0")) {
 		fprintf(stderr, "kept %s\n", dir);
 		return 0;
 	}
