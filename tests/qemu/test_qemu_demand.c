@@ -640,15 +640,15 @@ static void test_backoff_in_guest(void **state)
 			minute[(p[i].start - t0) / 60000000000ULL]++;
 		/*
 		 * the interval is known from the demand events after a pass (demand_passes()):
-		 * the last pass may have none, and then it is not checked
+		 * a pass with none (the last; see above for the others) is not checked
 		 */
 		if (!i || !prev || !p[i].interval_ms)
 			continue;
 		/*
 		 * the interval follows the series' rule, and the pass waited for the one before
-		 * (less a jiffy: 10 ms of slack)
+		 * (less a jiffy: 10 ms of slack); a mismatch said on stderr, which a CI log
+		 * keeps in order with cmocka's failure
 		 */
-		/* on stderr, which a CI log keeps in order with cmocka's failure */
 		if (!demand_pass_rule_holds(&p[i], prev))
 			print_error("pass %ld (%.3f s long%s): interval %ld ms after %ld: not the "
 				    "series' rule\n", p[i].nr, (p[i].end - p[i].start) / 1e9,
