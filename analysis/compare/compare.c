@@ -191,6 +191,8 @@ static struct json_object *row_json(const struct cb_cmp_row *r, double conf)
 	json_object_object_add(x, "worse", json_object_new_boolean(j->worse));
 	json_object_object_add(x, "state", json_object_new_string(state_names[j->state]));
 	json_num(x, "sd", j->sd);
+	json_num(x, "cv_baseline", j->cv_a);
+	json_num(x, "cv_candidate", j->cv_b);
 	json_num(x, "mde", j->mde);
 	json_num(x, "mde_pct", j->mde_pct);
 	json_object_object_add(x, "mde_unreachable", json_object_new_boolean(isinf(j->mde)));
@@ -227,6 +229,34 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 		fprintf(out, "%s  exchange rate: %.3g ns of background CPU per ns of stall avoided%s\n",
 			v->f == FMT_MD ? "-" : " ", x.rate,
 			s.j.significant ? "" : " (stall time: no detectable difference)");
+}
+
+/* how far one repetition is from the next (CV): above it, one says little */
+#define SPREAD_WIDE 0.25
+
+/*
+ * The spread of stall time per repetition on each side (the CV, sd / mean), the figure that
+ * says whether a repetition is a measurement or a coin flip. In JSON every row has it.
+ */
+static void print_spread(FILE *out, const struct view *v, const struct cb_group *a,
+			 const struct cb_group *b)
+{
+	struct cb_cmp_row r;
+	char ca[16] = "-", cb[16] = "-";
+
+	if (cb_compare_metric(a, b, CB_M_DC_STALL_TOTAL_NS, v->conf, &r) < 0 ||
+	    (isnan(r.j.cv_a) && isnan(r.j.cv_b)))
+		return;
+	if (!isnan(r.j.cv_a))
+		snprintf(ca, sizeof(ca), "%.0f%%", r.j.cv_a * 100);
+	if (!isnan(r.j.cv_b))
+		snprintf(cb, sizeof(cb), "%.0f%%", r.j.cv_b * 100);
+	fprintf(out, "%sCV of stall time per repetition (sd / mean): baseline %s, candidate %s.",
+		v->f == FMT_MD ? "\n" : "", ca, cb);
+	if (r.j.cv_a > SPREAD_WIDE || r.j.cv_b > SPREAD_WIDE)
+		fprintf(out, "%sOver %.0f%%, one repetition says little: more waves or repetitions "
+			"narrow it.", v->f == FMT_MD ? " " : "\n", SPREAD_WIDE * 100);
+	fputc('\n', out);
 }
 
 /* direct compaction avoided and what it cost, each with its CI and its judgement */
@@ -376,6 +406,7 @@ static void print_pair(FILE *out, const struct view *v, struct json_object *all,
 		json_object_object_add(o, "rows_left_out", json_object_new_int(hidden));
 	} else {
 		print_legend(out, v, hidden);
+		print_spread(out, v, a, b);
 	}
 	print_avoided(out, v, o, a, b);
 	cb_learning_print(out, v->f == FMT_MD, o, a, na, b, nb, v->conf);
@@ -422,9 +453,10 @@ static const char usage[] =
 	"and workload. With --kernels, kernel BASE of the one run DIR is the baseline and\n"
 	"kernel CAND the candidate, groups paired by setting and workload (the A/B of `run\n"
 	"--resume` across a reboot, or a matrix of two kernels). 'Direct compaction avoided'\n"
-	"has its own section; drift across repetitions is reported when significant. Cells\n"
-	"not run yet (a kernel not booted yet: run.json's \"pending\") are listed as pending,\n"
-	"not as failures.\n"
+	"has its own section; each side's spread of stall time per repetition (CV, sd /\n"
+	"mean) is said under the table, with a warning above 25%; drift across repetitions\n"
+	"is reported when significant. Cells not run yet (a kernel not booted yet: run.json's\n"
+	"\"pending\") are listed as pending, not as failures.\n"
 	"\n";
 
 static const char usage_tail[] =

@@ -501,3 +501,15 @@ double cb_stats_pooled_sd(const double *a, size_t na, const double *b, size_t nb
 	vb = gsl_stats_variance(b, 1, nb);
 	return sqrt(((na - 1) * va + (nb - 1) * vb) / (double)(na + nb - 2));
 }
+
+double cb_stats_cv(const double *x, size_t n)
+{
+	double mean;
+
+	if (n < 2)
+		return NAN;
+	mean = gsl_stats_mean(x, 1, n);
+	if (mean == 0)
+		return NAN;
+	return gsl_stats_sd_m(x, 1, n, mean) / fabs(mean);
+}

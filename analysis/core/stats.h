@@ -104,4 +104,11 @@ long cb_stats_reps_for(double delta, double sd, double alpha, double power, long
 /* cb_stats_pooled_sd - the pooled standard deviation of two groups (NAN below 2 a side) */
 double cb_stats_pooled_sd(const double *a, size_t na, const double *b, size_t nb);
 
+/*
+ * cb_stats_cv - the coefficient of variation of @n values: their sample standard deviation
+ * (n - 1) over the absolute value of their mean. NAN below 2 values or with a mean of 0.
+ * How far one repetition can be from the next, in the unit of the figure itself.
+ */
+double cb_stats_cv(const double *x, size_t n);
+
 #endif

@@ -55,6 +55,7 @@ int cb_judge(const double *a, size_t na, const double *b, size_t nb, enum cb_bet
 	j->na = na;
 	j->nb = nb;
 	j->p = j->delta_pct = j->sd = j->mde = j->mde_pct = j->target = NAN;
+	j->cv_a = j->cv_b = NAN;
 	j->diff.lo = j->diff.hi = j->rel.lo = j->rel.hi = NAN;
 	j->ma = j->mb = NAN;
 	if (!na || !nb) {
@@ -63,6 +64,8 @@ int cb_judge(const double *a, size_t na, const double *b, size_t nb, enum cb_bet
 	}
 	j->ma = cb_stats_median(a, na);
 	j->mb = cb_stats_median(b, nb);
+	j->cv_a = cb_stats_cv(a, na);
+	j->cv_b = cb_stats_cv(b, nb);
 	if (j->ma != 0)
 		j->delta_pct = (j->mb - j->ma) / fabs(j->ma) * 100;
 	cb_stats_bootstrap(a, na, b, nb, conf, BOOT_SEED, BOOT_ITERS, &j->diff, &j->rel);

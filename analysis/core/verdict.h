@@ -38,6 +38,7 @@ struct cb_judgement {
 	bool significant;
 	bool worse;		/* the candidate moved in the metric's worse direction */
 	double sd;		/* pooled standard deviation of the repetitions; NAN below 2 a side */
+	double cv_a, cv_b;	/* each side's coefficient of variation (cb_stats_cv), or NAN */
 	double mde;		/* smallest change detectable at 80% power, in the metric's unit:
 				 * 0 without spread, INFINITY when the test cannot reach alpha */
 	double mde_pct;		/* mde / |ma| * 100; NAN when ma == 0 */

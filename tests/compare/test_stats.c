@@ -214,6 +214,24 @@ static void test_mde_mw(void **state)
  * gives n = 16.71, so 17 for the t test; the rank test needs about 17 / (3 / pi) = 17.8:
  * 18. Without spread, the fewest that can reach 0.05 (4); nothing to detect: -1.
  */
+/*
+ * The textbook sample of the standard deviation (Wikipedia, "Standard deviation", basic
+ * example): 2, 4, 4, 4, 5, 5, 7, 9 has mean 5 and population sd 2; the sample sd is
+ * sqrt(32 / 7) = 2.13809, so the CV is 0.427618. The same data negated has the same CV.
+ */
+static void test_cv(void **state)
+{
+	double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 }, neg[8], zero[] = { -1, 1 };
+
+	assert_true(fabs(cb_stats_cv(x, 8) - 0.427618) < 1e-6);
+	for (int i = 0; i < 8; i++)
+		neg[i] = -x[i];
+	assert_true(fabs(cb_stats_cv(neg, 8) - 0.427618) < 1e-6);
+	assert_true(isnan(cb_stats_cv(x, 1)));
+	assert_true(isnan(cb_stats_cv(zero, 2)));
+	assert_true(cb_stats_cv(x + 1, 3) == 0);	/* 4, 4, 4: no spread */
+}
+
 static void test_reps_for(void **state)
 {
 	long n = cb_stats_reps_for(1, 1, 0.05, 0.8, 1000);
@@ -237,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_coverage),
 		cmocka_unit_test(test_mde_t_reference),	   cmocka_unit_test(test_mde_t_monte_carlo),
 		cmocka_unit_test(test_mde_mw),		   cmocka_unit_test(test_reps_for),
+		cmocka_unit_test(test_cv),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -66,6 +66,9 @@ static void test_null_five_reps(void **state)
 	}
 	sd = sqrt((var_a + var_b) / 2);
 	assert_true(fabs(j.sd - sd) < 1e-9);
+	/* each side's spread: sd / mean, a's sqrt(62.5) / 100 */
+	assert_true(fabs(j.cv_a - sqrt(62.5) / 100) < 1e-12);
+	assert_true(fabs(j.cv_b - sqrt(var_b) / mb) < 1e-12);
 	assert_true(fabs(j.mde - cb_stats_mde_mw(5, 5, 0.05, 0.8) * sd) < 1e-9);
 	/* median 100 on both sides: the change it could have seen, as % of 100 */
 	snprintf(want, sizeof(want), "(p = %.2g; could have seen a change of %.0f%% or more)", j.p,

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_spread.c - `compare` states how far one repetition is from the next: each side's
+ * coefficient of variation of stall time (sd / mean) under the text and markdown tables, the
+ * warning above 25%, and cv_baseline / cv_candidate on every JSON row. A synthetic run of
+ * known values: setting "steady", stall time 100, 110, 90, 105, 95 ms (mean 100, sample sd
+ * sqrt(62.5) = 7.906: CV 7.9%), and setting "wide", 50, 100, 150, 200, 250 ms (mean 150,
+ * sample sd sqrt(6250) = 79.06: CV 52.7%); stalls 10 in every cell (CV 0).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "runfix.h"
+#include "util.h"
+
+static char tmp[] = "/tmp/cb-test-spread-XXXXXX";
+
+#define REPS 5
+
+static const char *make_run(const char *first, const char *second)
+{
+	static char d[700];
+	static const long steady[REPS] = { 100, 110, 90, 105, 95 }, wide[REPS] = { 150, 50, 250,
+										  100, 200 };
+	const char *const kernels[] = { "k", NULL }, *const settings[] = { first, second, NULL };
+	static const char *const workloads[] = { "w", NULL };
+	struct runfix_cell cells[2 * REPS];
+	struct runfix rf = { .head = "\"complete\":true,\"pending\":[]" };
+	size_t n = runfix_grid(cells, 2 * REPS, kernels, settings, workloads, REPS);
+
+	for (size_t i = 0; i < n; i++) {
+		const long *ms = strcmp(cells[i].setting, "wide") ? steady : wide;
+
+		snprintf(cells[i].metrics, sizeof(cells[i].metrics),
+			 "\"dc_stall_total_ns\":%ld,\"dc_stalls\":10",
+			 ms[cells[i].rep - 1] * 1000000);
+	}
+	snprintf(d, sizeof(d), "%s/%s-%s", tmp, first, second);
+	assert_int_equal(runfix_write(d, &rf, cells, n), 0);
+	return d;
+}
+
+static char *compare(const char *d, const char *format)
+{
+	char *argv[] = { "compare", (char *)d, "--format", (char *)format, "--all", NULL };
+	char *out, *err;
+
+	assert_int_equal(runfix_capture(cmd_compare, argv, tmp, &out, &err), 0);
+	assert_non_null(out);
+	free(err);
+	return out;
+}
+
+static void test_spread_text(void **state)
+{
+	char *out = compare(make_run("steady", "wide"), "text");
+
+	assert_non_null(strstr(out, "CV of stall time per repetition (sd / mean): "
+				    "baseline 8%, candidate 53%.\nOver 25%, one repetition says "
+				    "little"));
+	free(out);
+	/* both sides narrow: the figures, no warning */
+	out = compare(make_run("steady", "steady2"), "text");
+	assert_non_null(strstr(out, "baseline 8%, candidate 8%.\n"));
+	assert_null(strstr(out, "Over 25%"));
+	free(out);
+	out = compare(make_run("wide", "steady"), "markdown");
+	assert_non_null(strstr(out, "\nCV of stall time per repetition (sd / mean): "
+				    "baseline 53%, candidate 8%. Over 25%, one repetition says "
+				    "little"));
+	free(out);
+}
+
+static double row_num(struct json_object *all, const char *metric, const char *key)
+{
+	struct json_object *pair = json_object_array_get_idx(all, 0), *m, *row, *x;
+
+	assert_true(json_object_object_get_ex(pair, "metrics", &m));
+	assert_true(json_object_object_get_ex(m, metric, &row));
+	assert_true(json_object_object_get_ex(row, key, &x));
+	return json_object_get_double(x);
+}
+
+static void test_spread_json(void **state)
+{
+	char *out = compare(make_run("steady", "wide"), "json");
+	struct json_object *all = json_tokener_parse(out);
+
+	assert_non_null(all);
+	assert_true(fabs(row_num(all, "dc_stall_total_ns", "cv_baseline") - sqrt(62.5) / 100) <
+		    1e-12);
+	assert_true(fabs(row_num(all, "dc_stall_total_ns", "cv_candidate") - sqrt(6250) / 150) <
+		    1e-12);
+	assert_true(row_num(all, "dc_stalls", "cv_baseline") == 0);
+	json_object_put(all);
+	free(out);
+}
+
+static int setup(void **state)
+{
+	return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	return cb_rm_rf(tmp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spread_text),
+		cmocka_unit_test(test_spread_json),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
