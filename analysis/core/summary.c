@@ -263,7 +263,7 @@ static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long
 		     size_t errlen)
 {
 	char path[PATH_MAX];
-	struct json_object *meta, *c = NULL, *col = NULL, *x;
+	struct json_object *meta, *c = NULL, *col = NULL, *q, *x;
 	const char *status, *s;
 
 	if (cb_path(path, sizeof(path), "%s/meta.json", cell_dir) < 0) {
@@ -301,6 +301,11 @@ static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long
 	    json_object_object_get_ex(col, "lost", &x))
 		*lost = json_object_get_int64(x);
 	read_window(meta, win_start, win_end);
+	cs->host_other_share = NAN;
+	if (json_object_object_get_ex(meta, "qemu", &q) &&
+	    json_object_object_get_ex(q, "host_other_share", &x) &&
+	    (json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)))
+		cs->host_other_share = json_object_get_double(x);
 	*cell = c ? json_object_get(c) : json_object_new_object();
 	json_object_put(meta);
 	return 0;
@@ -338,6 +343,26 @@ static struct json_object *crosscheck_json(const struct cb_values *v, struct cb_
 	return x;
 }
 
+/*
+ * A guest's host busy with other work (meta.json qemu.host_other_share): summary.json's
+ * "host_other_share", and over CB_HOST_OTHER_WARN a warning, added to the cell's own.
+ */
+static void host_warning(struct json_object *root, struct cb_cell_summary *cs)
+{
+	char w[300];
+	size_t len = strlen(cs->warning);
+
+	json_object_object_add(root, "host_other_share", isnan(cs->host_other_share) ? NULL :
+			       json_object_new_double(cs->host_other_share));
+	if (!(cs->host_other_share > CB_HOST_OTHER_WARN))
+		return;
+	snprintf(w, sizeof(w), "other work took %.0f%% of the host's CPU time while the guest "
+		 "ran (meta.json qemu.host_other_share): the guest's clock is the host's, so what "
+		 "it times, stall times included, stretches while its vCPUs wait for a CPU", cs->host_other_share * 100);
+	json_object_array_add(json_object_object_get(root, "warnings"), json_object_new_string(w));
+	snprintf(cs->warning + len, sizeof(cs->warning) - len, "%s%s", len ? "; " : "", w);
+}
+
 /* summary.json's object for one cell, from what summarize() read and computed */
 static struct json_object *summary_json(const char *cell_dir, struct json_object *cell,
 					struct cb_cell_summary *cs, const struct cb_stalls *st,
@@ -363,6 +388,7 @@ static struct json_object *summary_json(const char *cell_dir, struct json_object
 	if (cs->warning[0])
 		json_object_array_add(json_object_object_get(root, "warnings"),
 				      json_object_new_string(cs->warning));
+	host_warning(root, cs);
 	json_object_object_add(root, "stalls", cb_summary_stalls_json(st));
 	if (st->probe.present) {
 		json_object_object_add(root, "probe", cb_summary_probe_json(st));

@@ -25,7 +25,15 @@ struct cb_cell_summary {
 	bool agree;	  /* the cross-check held */
 	char energy_source[16];	/* "powercap", "perf-power" or "modeled" (energy_rapl_j's) */
 	char warning[400];	/* what makes the cell's numbers doubtful (headroom.h), or "" */
+	double host_other_share; /* of a guest's host's CPU time, what other work took; NAN */
 };
+
+/*
+ * A guest cell whose host gave more than this share of its CPU time to work other than the
+ * guest gets a warning: under TCG the guest's clock is the host's, so its times stretch.
+ * An idle 2-core host with one 2-vCPU guest shows about 4%.
+ */
+#define CB_HOST_OTHER_WARN 0.10
 
 /*
  * cb_crosscheck_tolerance - how far dc_stalls may be from the compact_stall delta and still

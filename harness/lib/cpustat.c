@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * cpustat.c - CPU time of kcompactd and khugepaged from /proc/<pid>/schedstat or stat.
+ * cpustat.c - CPU time of kcompactd and khugepaged from /proc/<pid>/schedstat or stat; of a
+ * whole process and of the whole host from /proc/<pid>/stat and /proc/stat.
  */
 #include "cpustat.h"
 #include "util.h"
@@ -17,6 +18,14 @@
 bool cb_cpu_is_background(const char *comm)
 {
 	return !strncmp(comm, "kcompactd", 9) || !strcmp(comm, "khugepaged");
+}
+
+/* clock ticks (USER_HZ) to ns */
+static uint64_t ticks_ns(unsigned long long ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	return ticks * (1000000000ULL / (unsigned long long)(hz > 0 ? hz : 100));
 }
 
 /* utime + stime (fields 14 and 15) of a /proc/<pid>/stat line, in clock ticks */
@@ -38,7 +47,6 @@ int cb_cpu_task_ns(const char *root, int pid, uint64_t *ns, char *source)
 {
 	char path[PATH_MAX], *text;
 	unsigned long long v;
-	long hz;
 
 	root = root ? root : "";
 	if (cb_path(path, sizeof(path), "%s/proc/%d/schedstat", root, pid) == 0 &&
@@ -63,8 +71,7 @@ int cb_cpu_task_ns(const char *root, int pid, uint64_t *ns, char *source)
 		return -1;
 	}
 	free(text);
-	hz = sysconf(_SC_CLK_TCK);
-	*ns = v * (1000000000ULL / (unsigned long long)(hz > 0 ? hz : 100));
+	*ns = ticks_ns(v);
 	if (source)
 		snprintf(source, 12, "stat");
 	return 0;
@@ -161,4 +168,45 @@ void cb_cpu_delta(const struct cb_cpu_snap *b, const struct cb_cpu_snap *a, stru
 		else
 			d->kcompactd_ns += a->t[i].ns - b->t[j].ns;
 	}
+}
+
+int cb_cpu_process_ns(const char *root, int pid, uint64_t *ns)
+{
+	char path[PATH_MAX], *text;
+	unsigned long long v;
+	int rc;
+
+	if (cb_path(path, sizeof(path), "%s/proc/%d/stat", root ? root : "", pid) < 0 ||
+	    !(text = cb_read_file(path, NULL)))
+		return -1;
+	rc = stat_ticks(text, &v);
+	free(text);
+	if (rc == 0)
+		*ns = ticks_ns(v);
+	return rc;
+}
+
+int cb_cpu_host_busy_ns(const char *root, uint64_t *busy_ns, long *ncpu)
+{
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq, steal;
+	char path[PATH_MAX], *text, *line;
+	long n = 0;
+
+	if (cb_path(path, sizeof(path), "%s/proc/stat", root ? root : "") < 0 ||
+	    !(text = cb_read_file(path, NULL)))
+		return -1;
+	if (strncmp(text, "cpu ", 4) ||
+	    sscanf(text + 4, "%llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle,
+		   &iowait, &irq, &softirq, &steal) != 8) {
+		free(text);
+		errno = EINVAL;
+		return -1;
+	}
+	for (line = strchr(text, '\n'); line; line = strchr(line + 1, '\n'))
+		n += !strncmp(line + 1, "cpu", 3) && isdigit((unsigned char)line[4]);
+	free(text);
+	*busy_ns = ticks_ns(user + nice + sys + irq + softirq + steal);
+	if (ncpu)
+		*ncpu = n;
+	return 0;
 }

@@ -10,6 +10,10 @@
  * where <source> is "schedstat" (the first field of /proc/<pid>/schedstat: time on a CPU,
  * ns; needs CONFIG_SCHED_INFO) or "stat" (utime + stime of /proc/<pid>/stat, clock ticks
  * converted to ns: a coarser fallback). The analyzer takes after - before per (pid, comm).
+ *
+ * And, for the qemu target, the host's side: the busy CPU time of the whole host
+ * (/proc/stat) and of one process with all its threads (QEMU's vCPUs), so that what other
+ * work took from a TCG guest's host can be told (cb_cpu_host_busy_ns, cb_cpu_process_ns).
  */
 #ifndef CB_CPUSTAT_H
 #define CB_CPUSTAT_H
@@ -64,5 +68,20 @@ struct cb_cpu_delta {
 /* cb_cpu_delta - after - before per (pid, comm) present in both, summed by thread kind */
 void cb_cpu_delta(const struct cb_cpu_snap *before, const struct cb_cpu_snap *after,
 		  struct cb_cpu_delta *d);
+
+/*
+ * cb_cpu_process_ns - the CPU time of process @pid under @root ("" or NULL: the real /proc)
+ * with all its threads: utime + stime of /proc/<pid>/stat (clock ticks, in ns; schedstat
+ * would count the main thread only). Returns 0, or -1 with errno set.
+ */
+int cb_cpu_process_ns(const char *root, int pid, uint64_t *ns);
+
+/*
+ * cb_cpu_host_busy_ns - the busy CPU time of the whole machine so far, from the "cpu" line
+ * of @root/proc/stat: user + nice + system + irq + softirq + steal (guest time is part of
+ * user; idle and iowait are not busy), in ns; @ncpu (may be NULL) receives the number of
+ * "cpuN" lines. Returns 0, or -1 with errno set (EINVAL: no "cpu" line of 8 numbers).
+ */
+int cb_cpu_host_busy_ns(const char *root, uint64_t *busy_ns, long *ncpu);
 
 #endif

@@ -18,6 +18,7 @@
  */
 #include "boot_plan.h"
 #include "config_verify.h"
+#include "cpustat.h"
 #include "initramfs.h"
 #include "kernel_build.h"
 #include "meta.h"
@@ -35,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -73,7 +75,42 @@ static struct {
 	char declined[512]; /* why the guest declined the cell (a fresh guest ran it) */
 	size_t batch_pos, batch_nr; /* the cell's position (from 1) in its guest's cells, 0: alone */
 	char batch_first[4 * CB_NAME_MAX + 16];
+	/* the host while the guest ran the cell: its busy CPU time, QEMU's share; -1 unknown */
+	double host_busy_s, guest_cpu_s, host_wall_s;
+	long host_cpus;
 } qs;
+
+/*
+ * The host's CPU while a guest ran: its busy time and QEMU's (all threads), so that what
+ * other work took is known. Under TCG the guest's clock is the host's, so a host busy with
+ * other work stretches every time the guest measures, stall times included.
+ */
+struct host_mark {
+	uint64_t busy_ns, guest_ns, wall_ns;
+	bool busy_ok, guest_ok;
+};
+
+static void host_mark(struct host_mark *m, pid_t pid)
+{
+	m->wall_ns = cb_now_ns();
+	m->busy_ok = cb_cpu_host_busy_ns(NULL, &m->busy_ns, &qs.host_cpus) == 0;
+	m->guest_ok = cb_cpu_process_ns(NULL, pid, &m->guest_ns) == 0;
+}
+
+/* from @a to @b into qs; @exited: QEMU's whole CPU time from wait4() instead of /proc */
+static void host_span(const struct host_mark *a, struct host_mark *b, const struct rusage *exited)
+{
+	if (exited) {
+		b->guest_ns = (uint64_t)(exited->ru_utime.tv_sec + exited->ru_stime.tv_sec) *
+				      1000000000ULL +
+			      (uint64_t)(exited->ru_utime.tv_usec + exited->ru_stime.tv_usec) * 1000;
+		b->guest_ok = true;
+	}
+	qs.host_wall_s = (b->wall_ns - a->wall_ns) / 1e9;
+	qs.host_busy_s = a->busy_ok && b->busy_ok ? (b->busy_ns - a->busy_ns) / 1e9 : -1;
+	qs.guest_cpu_s = a->guest_ok && b->guest_ok && b->guest_ns >= a->guest_ns ?
+				 (b->guest_ns - a->guest_ns) / 1e9 : -1;
+}
 
 static int kernel_index(const struct cb_run *run, const struct cb_kernel *k)
 {
@@ -227,11 +264,16 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 	const struct cb_workload *w = cell->workload;
 	uint64_t t0 = cb_now_ns(), deadline;
 	bool up = false, agent = false, agent_end = false;
+	struct host_mark h0, h1;
+	struct rusage ru;
+	pid_t gone;
 	int st;
 
+	qs.host_busy_s = qs.guest_cpu_s = qs.host_wall_s = -1;
+	host_mark(&h0, pid);
 	deadline = t0 + (uint64_t)((probe_s > 0 ? probe_s :
 				    cb_qemu_conf(cell->kernel)->boot_timeout_s) * 1e9);
-	while (waitpid(pid, &st, WNOHANG) == 0) {
+	while ((gone = wait4(pid, &st, WNOHANG, &ru)) == 0) {
 		struct timespec ts = { 0, 50000000 }; /* the boot and agent times' resolution */
 
 		if (cb_interrupted) {
@@ -252,6 +294,8 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 			qs.agent_end_s = (cb_now_ns() - t0) / 1e9;
 			if (qs.stay && batch_goes_on(console, cell)) {
 				qs.total_s = qs.agent_end_s;
+				host_mark(&h1, pid);
+				host_span(&h0, &h1, NULL);
 				return BOOT_CELL_DONE;
 			}
 		}
@@ -262,6 +306,8 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 		nanosleep(&ts, NULL);
 	}
 	qs.total_s = (cb_now_ns() - t0) / 1e9;
+	host_mark(&h1, pid);
+	host_span(&h0, &h1, gone == pid ? &ru : NULL);
 	/* poweroff within one poll of the agent's end: the guest's time runs to QEMU's exit */
 	if (agent && !agent_end && console_has(console, qs.mark_end)) {
 		cb_timing_lap_remote(&run->timing);
@@ -558,6 +604,31 @@ static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 	}
 }
 
+/*
+ * What the host's CPUs did while the guest ran the cell (meta.json "qemu": host_cpus,
+ * host_wall_s, host_busy_s, guest_cpu_s, and host_other_share: the busy time QEMU did not
+ * take, as a share of the host's CPU time; null where unknown). The analysis warns when
+ * other work took much of it.
+ */
+static void add_host_cpu(struct json_object *q)
+{
+	bool known = qs.host_busy_s >= 0 && qs.guest_cpu_s >= 0 && qs.host_wall_s > 0 &&
+		     qs.host_cpus > 0;
+	double other = known ? qs.host_busy_s - qs.guest_cpu_s : 0;
+
+	json_object_object_add(q, "host_cpus", json_object_new_int64(qs.host_cpus));
+	json_object_object_add(q, "host_wall_s", qs.host_wall_s < 0 ? NULL :
+			       json_object_new_double(qs.host_wall_s));
+	json_object_object_add(q, "host_busy_s", qs.host_busy_s < 0 ? NULL :
+			       json_object_new_double(qs.host_busy_s));
+	json_object_object_add(q, "guest_cpu_s", qs.guest_cpu_s < 0 ? NULL :
+			       json_object_new_double(qs.guest_cpu_s));
+	/* clock ticks on both sides: a few below zero is rounding, not a guest using more */
+	json_object_object_add(q, "host_other_share", !known ? NULL :
+			       json_object_new_double((other > 0 ? other : 0) /
+						      (qs.host_wall_s * (double)qs.host_cpus)));
+}
+
 /* the agent wrote meta.json inside the guest; add how the guest was run */
 static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
@@ -589,6 +660,7 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 	}
 	if (qs.declined[0])
 		json_object_object_add(q, "fresh_guest_because", json_object_new_string(qs.declined));
+	add_host_cpu(q);
 	json_object_object_add(meta, "qemu", q);
 	cb_json_write_atomic(path, meta);
 	status = json_object_object_get_ex(meta, "status", &st) ? json_object_get_string(st) : "";

@@ -9,6 +9,10 @@
  * Recurring demand is judged per wave from its readiness sample, not from the fragmenter's
  * buddyinfo (a false warning on every thp-recur cell of the pilot, whose waves found ~40 MiB
  * free in order-9 blocks for 64 MiB waves and stalled).
+ *
+ * A guest cell whose host gave 30% of its CPU time to other work (meta.json
+ * qemu.host_other_share, written by the qemu target) is warned about too; one at 4% (an idle
+ * host) is not, and a cell without the figure has null in summary.json.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +20,7 @@
 #include <cmocka.h>
 
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +144,81 @@ static void test_waves(void **state)
 	assert_int_equal(cb_headroom_check(cell, NULL, why, sizeof(why)), 1);
 }
 
+/* @id's meta.json (runfix's) with a "qemu" object holding @share */
+static void host_share(const char *run, const char *id, const char *share)
+{
+	char path[900], text[1024], *meta;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s/meta.json", run, id);
+	meta = cb_read_file(path, &len);
+	assert_non_null(meta);
+	while (len && meta[len - 1] != '}')
+		len--;
+	assert_true(len > 1);
+	snprintf(text, sizeof(text), "%.*s,\"qemu\":{\"accel\":\"tcg\",\"host_other_share\":%s}}\n",
+		 (int)len - 1, meta, share);
+	free(meta);
+	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
+}
+
+/* summary.json's host_other_share, NAN for null */
+static double share_of(const char *summary)
+{
+	struct json_object *o = json_tokener_parse(summary), *x;
+	double v = NAN;
+
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "host_other_share", &x));
+	if (x)
+		v = json_object_get_double(x);
+	json_object_put(o);
+	return v;
+}
+
+static void test_host_busy(void **state)
+{
+	static const char *const k[] = { "vm", NULL }, *const s[] = { "none", NULL };
+	static const char *const w[] = { "thp-frag", NULL };
+	struct runfix_cell cells[3];
+	struct runfix rf = { .fixtures = getenv("FIXTURES") };
+	char run[700], path[900], *out, *err, *sum;
+	size_t n = runfix_grid(cells, 3, k, s, w, 3);
+
+	if (!rf.fixtures)
+		skip();
+	for (size_t i = 0; i < n; i++)
+		cells[i].trace = "analysis-thp-compact";
+	snprintf(run, sizeof(run), "%s/busy", tmp);
+	assert_int_equal(runfix_write(run, &rf, cells, n), 0);
+	host_share(run, "vm.none.thp-frag.r1", "0.3");
+	host_share(run, "vm.none.thp-frag.r2", "0.04");
+	assert_int_equal(runfix_capture(cmd_analyze, (char *[]){ "analyze", run, NULL }, tmp, &out,
+					&err), 0);
+	assert_non_null(strstr(out, "WARNING: 1 cell(s) of vm/none/thp-frag, first "
+				    "vm.none.thp-frag.r1: other work took 30% of the host's CPU "
+				    "time while the guest ran"));
+	snprintf(path, sizeof(path), "%s/vm.none.thp-frag.r1/summary.json", run);
+	sum = cb_read_file(path, NULL);
+	assert_non_null(sum);
+	assert_true(share_of(sum) == 0.3);
+	assert_non_null(strstr(sum, "stall times included, stretches"));
+	free(sum);
+	snprintf(path, sizeof(path), "%s/vm.none.thp-frag.r2/summary.json", run);
+	sum = cb_read_file(path, NULL);
+	assert_non_null(sum);
+	assert_true(share_of(sum) == 0.04);
+	assert_null(strstr(sum, "other work took"));
+	free(sum);
+	snprintf(path, sizeof(path), "%s/vm.none.thp-frag.r3/summary.json", run);
+	sum = cb_read_file(path, NULL);
+	assert_non_null(sum);
+	assert_true(isnan(share_of(sum)));
+	free(sum);
+	free(out);
+	free(err);
+}
+
 static int teardown(void **state)
 {
 	cb_rm_rf(tmp);
@@ -151,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_free_bytes),
 		cmocka_unit_test(test_warned),
 		cmocka_unit_test(test_waves),
+		cmocka_unit_test(test_host_busy),
 	};
 
 	if (!mkdtemp(tmp))
