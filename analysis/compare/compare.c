@@ -231,9 +231,6 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 			s.j.significant ? "" : " (stall time: no detectable difference)");
 }
 
-/* how far one repetition is from the next (CV): above it, one says little */
-#define SPREAD_WIDE 0.25
-
 /*
  * The spread of stall time per repetition on each side (the CV, sd / mean), the figure that
  * says whether a repetition is a measurement or a coin flip. In JSON every row has it.
@@ -253,9 +250,9 @@ static void print_spread(FILE *out, const struct view *v, const struct cb_group 
 		snprintf(cb, sizeof(cb), "%.0f%%", r.j.cv_b * 100);
 	fprintf(out, "%sCV of stall time per repetition (sd / mean): baseline %s, candidate %s.",
 		v->f == FMT_MD ? "\n" : "", ca, cb);
-	if (r.j.cv_a > SPREAD_WIDE || r.j.cv_b > SPREAD_WIDE)
+	if (r.j.cv_a > CB_STATS_CV_WIDE || r.j.cv_b > CB_STATS_CV_WIDE)
 		fprintf(out, "%sOver %.0f%%, one repetition says little: more waves or repetitions "
-			"narrow it.", v->f == FMT_MD ? " " : "\n", SPREAD_WIDE * 100);
+			"narrow it.", v->f == FMT_MD ? " " : "\n", CB_STATS_CV_WIDE * 100);
 	fputc('\n', out);
 }
 

@@ -9,6 +9,7 @@
 #include "exchange.h"
 #include "verdict.h"
 #include "report.h"
+#include "stats.h"
 #include "runjson.h"
 #include "summary.h"
 #include "util.h"
@@ -72,14 +73,23 @@ static void cell_text(const struct group *g, int m, char *buf, size_t len)
 
 static void notes_text(const struct group *g, char *buf, size_t len)
 {
+	double x[g->n > 0 ? g->n : 1], cv;
+	size_t k = 0;
 	int o = 0;
 
 	buf[0] = '\0';
 	if (g->lost)
 		o += snprintf(buf + o, len - o, "lost events in %d/%d", g->lost, g->n);
 	if (g->disagree && o < (int)len)
-		snprintf(buf + o, len - o, "%scross-check off in %d/%d", o ? "; " : "", g->disagree,
-			 g->n);
+		o += snprintf(buf + o, len - o, "%scross-check off in %d/%d", o ? "; " : "",
+			      g->disagree, g->n);
+	/* repetitions far apart: one of them says little (compare prints every CV) */
+	for (int i = 0; i < g->n; i++)
+		if (g->vals[i]->set[CB_M_DC_STALL_TOTAL_NS])
+			x[k++] = g->vals[i]->v[CB_M_DC_STALL_TOTAL_NS];
+	cv = cb_stats_cv(x, k);
+	if (cv > CB_STATS_CV_WIDE && o < (int)len)
+		snprintf(buf + o, len - o, "%sstall time CV %.0f%%", o ? "; " : "", cv * 100);
 }
 
 /* the exchange rate of @g against the baseline @base (cb_exchange_rate), from the medians */

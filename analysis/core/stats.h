@@ -111,4 +111,7 @@ double cb_stats_pooled_sd(const double *a, size_t na, const double *b, size_t nb
  */
 double cb_stats_cv(const double *x, size_t n);
 
+/* a CV above which one repetition says little: compare and report.md warn past it */
+#define CB_STATS_CV_WIDE 0.25
+
 #endif
