@@ -52,7 +52,7 @@ static void test_smoke_cell_in_guest(void **state)
 	struct count c = { 0 };
 	struct tracecmd_input *h;
 	long delta;
-	double busy, guest, share;
+	double busy, guest, wall, share;
 	uint64_t t0;
 
 	snprintf(cfg, sizeof(cfg), "%s/configs/smoke-qemu.ini", getenv("SOURCE_ROOT"));
@@ -75,16 +75,20 @@ static void test_smoke_cell_in_guest(void **state)
 	print_message("accel %s, ", v);
 	print_message("agent started after %s s\n", itest_json(path, "qemu.agent_start_s", v, sizeof(v)));
 	/*
-	 * the host's CPU while the guest ran: its busy time holds QEMU's own (both in clock
-	 * ticks: a tick a CPU of rounding), and what other work took is a share in [0, 1]
+	 * the host's CPU while the guest ran: its busy time holds QEMU's own, and fits in the
+	 * host's CPUs over the span. /proc/stat samples clock ticks while QEMU's time is the
+	 * scheduler's exact sum: a 10 s window on this VM read 8% less busy time than QEMU's,
+	 * and a whole cell 0.4% less (10.52 s against 10.56 s), so 15% of slack below.
 	 */
 	busy = strtod(itest_json(path, "qemu.host_busy_s", v, sizeof(v)), NULL);
 	guest = strtod(itest_json(path, "qemu.guest_cpu_s", v, sizeof(v)), NULL);
+	wall = strtod(itest_json(path, "qemu.host_wall_s", v, sizeof(v)), NULL);
 	share = strtod(itest_json(path, "qemu.host_other_share", v, sizeof(v)), NULL);
-	print_message("host busy %.2f s, QEMU %.2f s, other work %.1f%% of the host\n", busy,
-		      guest, share * 100);
+	print_message("host busy %.2f s, QEMU %.2f s in %.2f s, other work %.1f%% of the host\n",
+		      busy, guest, wall, share * 100);
 	assert_true(guest > 0);
-	assert_true(busy >= guest - 0.02 * sysconf(_SC_NPROCESSORS_ONLN));
+	assert_true(busy >= 0.85 * guest);
+	assert_true(busy <= wall * sysconf(_SC_NPROCESSORS_ONLN) * 1.02 + 0.02);
 	assert_true(share >= 0 && share <= 1);
 	snprintf(path, sizeof(path), "%s/console.log", cell);
 	assert_int_equal(access(path, R_OK), 0);
