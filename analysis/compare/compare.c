@@ -233,24 +233,22 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 
 /*
  * The spread of stall time per repetition on each side (the CV, sd / mean), the figure that
- * says whether a repetition is a measurement or a coin flip. In JSON every row has it.
+ * says whether a repetition is a measurement or a coin flip, from the judgement of the
+ * table's stall-time row (NULL: none). In JSON every row has it.
  */
-static void print_spread(FILE *out, const struct view *v, const struct cb_group *a,
-			 const struct cb_group *b)
+static void print_spread(FILE *out, const struct view *v, const struct cb_judgement *j)
 {
-	struct cb_cmp_row r;
 	char ca[16] = "-", cb[16] = "-";
 
-	if (cb_compare_metric(a, b, CB_M_DC_STALL_TOTAL_NS, v->conf, &r) < 0 ||
-	    (isnan(r.j.cv_a) && isnan(r.j.cv_b)))
+	if (!j || (isnan(j->cv_a) && isnan(j->cv_b)))
 		return;
-	if (!isnan(r.j.cv_a))
-		snprintf(ca, sizeof(ca), "%.0f%%", r.j.cv_a * 100);
-	if (!isnan(r.j.cv_b))
-		snprintf(cb, sizeof(cb), "%.0f%%", r.j.cv_b * 100);
+	if (!isnan(j->cv_a))
+		snprintf(ca, sizeof(ca), "%.0f%%", j->cv_a * 100);
+	if (!isnan(j->cv_b))
+		snprintf(cb, sizeof(cb), "%.0f%%", j->cv_b * 100);
 	fprintf(out, "%sCV of stall time per repetition (sd / mean): baseline %s, candidate %s.",
 		v->f == FMT_MD ? "\n" : "", ca, cb);
-	if (r.j.cv_a > CB_STATS_CV_WIDE || r.j.cv_b > CB_STATS_CV_WIDE)
+	if (j->cv_a > CB_STATS_CV_WIDE || j->cv_b > CB_STATS_CV_WIDE)
 		fprintf(out, "%sOver %.0f%%, one repetition says little: more waves or repetitions "
 			"narrow it.", v->f == FMT_MD ? " " : "\n", CB_STATS_CV_WIDE * 100);
 	fputc('\n', out);
@@ -370,6 +368,8 @@ static void print_pair(FILE *out, const struct view *v, struct json_object *all,
 	char na[PATH_MAX + 140], nb[PATH_MAX + 140];
 	struct json_object *o = NULL, *rows = NULL, *drift = NULL;
 	int ms[CB_M_NR], nm = view_metrics(v, ms), hidden = 0;
+	struct cb_judgement stall;
+	bool have_stall = false;
 
 	group_name(ra, a, na, sizeof(na));
 	group_name(rb, b, nb, sizeof(nb));
@@ -389,6 +389,10 @@ static void print_pair(FILE *out, const struct view *v, struct json_object *all,
 		struct cb_cmp_row r;
 
 		cb_compare_metric(a, b, ms[i], v->conf, &r);
+		if (ms[i] == CB_M_DC_STALL_TOTAL_NS) {
+			stall = r.j;
+			have_stall = true;
+		}
 		if (!row_shown(&r)) {
 			hidden++;
 			continue;
@@ -403,7 +407,7 @@ static void print_pair(FILE *out, const struct view *v, struct json_object *all,
 		json_object_object_add(o, "rows_left_out", json_object_new_int(hidden));
 	} else {
 		print_legend(out, v, hidden);
-		print_spread(out, v, a, b);
+		print_spread(out, v, have_stall ? &stall : NULL);
 	}
 	print_avoided(out, v, o, a, b);
 	cb_learning_print(out, v->f == FMT_MD, o, a, na, b, nb, v->conf);

@@ -358,7 +358,8 @@ static void host_warning(struct json_object *root, struct cb_cell_summary *cs)
 		return;
 	snprintf(w, sizeof(w), "other work took %.0f%% of the host's CPU time while the guest "
 		 "ran (meta.json qemu.host_other_share): the guest's clock is the host's, so what "
-		 "it times, stall times included, stretches while its vCPUs wait for a CPU", cs->host_other_share * 100);
+		 "it times, stall times included, stretches while its vCPUs wait for a CPU",
+		 cs->host_other_share * 100);
 	json_object_array_add(json_object_object_get(root, "warnings"), json_object_new_string(w));
 	snprintf(cs->warning + len, sizeof(cs->warning) - len, "%s%s", len ? "; " : "", w);
 }

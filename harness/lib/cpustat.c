@@ -43,6 +43,22 @@ static int stat_ticks(const char *text, unsigned long long *ticks)
 	return 0;
 }
 
+int cb_cpu_process_ns(const char *root, int pid, uint64_t *ns)
+{
+	char path[PATH_MAX], *text;
+	unsigned long long v;
+	int rc;
+
+	if (cb_path(path, sizeof(path), "%s/proc/%d/stat", root ? root : "", pid) < 0 ||
+	    !(text = cb_read_file(path, NULL)))
+		return -1;
+	rc = stat_ticks(text, &v);
+	free(text);
+	if (rc == 0)
+		*ns = ticks_ns(v);
+	return rc;
+}
+
 int cb_cpu_task_ns(const char *root, int pid, uint64_t *ns, char *source)
 {
 	char path[PATH_MAX], *text;
@@ -61,17 +77,9 @@ int cb_cpu_task_ns(const char *root, int pid, uint64_t *ns, char *source)
 			return 0;
 		}
 	}
-	if (cb_path(path, sizeof(path), "%s/proc/%d/stat", root, pid) < 0)
+	/* the coarser fallback: /proc/<pid>/stat, all of a kernel thread's time */
+	if (cb_cpu_process_ns(root, pid, ns) < 0)
 		return -1;
-	text = cb_read_file(path, NULL);
-	if (!text)
-		return -1;
-	if (stat_ticks(text, &v)) {
-		free(text);
-		return -1;
-	}
-	free(text);
-	*ns = ticks_ns(v);
 	if (source)
 		snprintf(source, 12, "stat");
 	return 0;
@@ -168,22 +176,6 @@ void cb_cpu_delta(const struct cb_cpu_snap *b, const struct cb_cpu_snap *a, stru
 		else
 			d->kcompactd_ns += a->t[i].ns - b->t[j].ns;
 	}
-}
-
-int cb_cpu_process_ns(const char *root, int pid, uint64_t *ns)
-{
-	char path[PATH_MAX], *text;
-	unsigned long long v;
-	int rc;
-
-	if (cb_path(path, sizeof(path), "%s/proc/%d/stat", root ? root : "", pid) < 0 ||
-	    !(text = cb_read_file(path, NULL)))
-		return -1;
-	rc = stat_ticks(text, &v);
-	free(text);
-	if (rc == 0)
-		*ns = ticks_ns(v);
-	return rc;
 }
 
 int cb_cpu_host_busy_ns(const char *root, uint64_t *busy_ns, long *ncpu)
