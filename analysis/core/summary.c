@@ -306,6 +306,9 @@ static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long
 	    json_object_object_get_ex(q, "host_other_share", &x) &&
 	    (json_object_is_type(x, json_type_double) || json_object_is_type(x, json_type_int)))
 		cs->host_other_share = json_object_get_double(x);
+	cs->guest_clock[0] = '\0';
+	if (q && json_object_object_get_ex(q, "clock", &x) && json_object_is_type(x, json_type_string))
+		snprintf(cs->guest_clock, sizeof(cs->guest_clock), "%s", json_object_get_string(x));
 	*cell = c ? json_object_get(c) : json_object_new_object();
 	json_object_put(meta);
 	return 0;
@@ -343,18 +346,36 @@ static struct json_object *crosscheck_json(const struct cb_values *v, struct cb_
 	return x;
 }
 
+bool cb_summary_stretched(struct json_object *sum, double *share)
+{
+	struct json_object *x;
+
+	*share = NAN;
+	if (!sum || !json_object_object_get_ex(sum, "host_other_share", &x) || !x)
+		return false;
+	*share = json_object_get_double(x);
+	if (json_object_object_get_ex(sum, "guest_clock", &x) && x &&
+	    !strcmp(json_object_get_string(x), "icount"))
+		return false;
+	return *share > CB_HOST_OTHER_WARN;
+}
+
 /*
  * A guest's host busy with other work (meta.json qemu.host_other_share): summary.json's
- * "host_other_share", and over CB_HOST_OTHER_WARN a warning, added to the cell's own.
+ * "host_other_share" and "guest_clock", and over CB_HOST_OTHER_WARN a warning, added to the
+ * cell's own, unless the guest's clock counts instructions.
  */
 static void host_warning(struct json_object *root, struct cb_cell_summary *cs)
 {
 	char w[300];
 	size_t len = strlen(cs->warning);
+	double share;
 
 	json_object_object_add(root, "host_other_share", isnan(cs->host_other_share) ? NULL :
 			       json_object_new_double(cs->host_other_share));
-	if (!(cs->host_other_share > CB_HOST_OTHER_WARN))
+	json_object_object_add(root, "guest_clock", cs->guest_clock[0] ?
+			       json_object_new_string(cs->guest_clock) : NULL);
+	if (!cb_summary_stretched(root, &share))
 		return;
 	snprintf(w, sizeof(w), "other work took %.0f%% of the host's CPU time while the guest "
 		 "ran (meta.json qemu.host_other_share): the guest's clock is the host's, so what "

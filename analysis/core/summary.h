@@ -26,6 +26,7 @@ struct cb_cell_summary {
 	char energy_source[16];	/* "powercap", "perf-power" or "modeled" (energy_rapl_j's) */
 	char warning[400];	/* what makes the cell's numbers doubtful (headroom.h), or "" */
 	double host_other_share; /* of a guest's host's CPU time, what other work took; NAN */
+	char guest_clock[8];	 /* a guest's clock (meta.json qemu.clock): "host", "icount", "" */
 };
 
 /*
@@ -37,6 +38,13 @@ struct cb_cell_summary {
  * 19% in one; a build beside it or a busy loop on one core, 37-56%.
  */
 #define CB_HOST_OTHER_WARN 0.20
+
+/*
+ * cb_summary_stretched - whether a cell's summary.json @sum warns that its guest's times are
+ * stretched: the host's other work over CB_HOST_OTHER_WARN on a guest with the host's clock
+ * (a clock that counts instructions, qemu_conf.h, does not stretch)
+ */
+bool cb_summary_stretched(struct json_object *sum, double *share);
 
 /*
  * cb_crosscheck_tolerance - how far dc_stalls may be from the compact_stall delta and still

@@ -22,7 +22,8 @@ static void cell_figures(const char *cell_dir, char *buf, size_t size)
 {
 	char path[PATH_MAX], err[1024];
 	struct json_object *sum, *m, *x;
-	double v[3] = { -1, -1, -1 }, busy = -1;
+	double v[3] = { -1, -1, -1 }, busy;
+	bool stretched;
 	int ids[3], n = cb_metrics_view(CB_VIEW_PROGRESS, ids, 3);	/* the line's figures */
 
 	buf[0] = '\0';
@@ -38,14 +39,13 @@ static void cell_figures(const char *cell_dir, char *buf, size_t size)
 			if (json_object_object_get_ex(m, cb_metrics[ids[i]].name, &x) && x)
 				v[i] = json_object_get_double(x);
 	}
-	if (sum && json_object_object_get_ex(sum, "host_other_share", &x) && x)
-		busy = json_object_get_double(x);
+	stretched = cb_summary_stretched(sum, &busy);
 	json_object_put(sum);
 	snprintf(buf, size, ": %.0f direct-compaction stalls (compact_stall +%.0f)", v[0], v[1]);
 	if (v[2] >= 0)
 		snprintf(buf + strlen(buf), size - strlen(buf), ", THP success %.1f%%", 100 * v[2]);
 	/* said at once: a user can stop what else runs before the next cell */
-	if (busy > CB_HOST_OTHER_WARN)
+	if (stretched)
 		snprintf(buf + strlen(buf), size - strlen(buf), "; WARNING: other work took %.0f%% "
 			 "of the host's CPU, the guest's times are stretched", 100 * busy);
 }

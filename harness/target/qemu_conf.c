@@ -12,6 +12,8 @@
 
 #define QEMU(f) CB_KEY_PRIV(struct cb_qemu_conf, f)
 
+static const char *const clock_names[] = { "host", "icount", NULL }; /* enum cb_qemu_clock */
+
 static const struct cfg_key qemu_keys[] = {
 	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, QEMU(recipe),
 	  "qemu target: the kernel recipe (configs/kernels/NAME.ini; relative to this file's "
@@ -24,6 +26,11 @@ static const struct cfg_key qemu_keys[] = {
 	{ SEC_KERNEL, "boot_timeout", KT_DURATION, "120", 1000, 86400000, NULL, QEMU(boot_timeout_s),
 	  "qemu target: a guest whose agent has not started within this is killed and the cell "
 	  "fails with the console's tail; the agent then gets the workload's timeouts" },
+	{ SEC_KERNEL, "clock", KT_ENUM, "host", 0, 0, clock_names, QEMU(clock),
+	  "qemu target: the guest's clock. host: the host's time, stretched when other work "
+	  "takes the host's CPUs; icount: QEMU counts instructions, 2 ns each, so the guest's "
+	  "times (stall times too) depend on the work done, not on the host's load (TCG only; "
+	  "needs cpus = 1)" },
 	{ .name = NULL },
 };
 
@@ -82,6 +89,20 @@ static int qemu_check(const struct cb_config *cfg, const struct cb_kernel *k, co
 	return bad;
 }
 
+/* -icount: TCG with one vCPU (qemu_conf.h) */
+static int qemu_verify(const struct cb_kernel *k, char *why, size_t len)
+{
+	const struct cb_qemu_conf *qc = cb_qemu_conf(k);
+
+	if (qc->clock == CB_QEMU_CLOCK_ICOUNT && qc->cpus != 1) {
+		snprintf(why, len, "[kernel %s]: clock = icount needs cpus = 1 (QEMU 7.2 hangs at "
+			 "the second vCPU's bring-up when it counts instructions), not %ld", k->name,
+			 qc->cpus);
+		return -1;
+	}
+	return 0;
+}
+
 static long qemu_guest_cpus(const struct cb_kernel *k)
 {
 	return cb_qemu_conf(k)->cpus > 0 ? cb_qemu_conf(k)->cpus : 2;
@@ -93,6 +114,7 @@ const struct cb_target_class cb_target_qemu_class = {
 	.keys = qemu_keys,
 	.priv_alloc = qemu_alloc,
 	.priv_free = qemu_free,
+	.verify = qemu_verify,
 	.check = qemu_check,
 	.guest_cpus = qemu_guest_cpus,
 	.ops = &cb_target_qemu,

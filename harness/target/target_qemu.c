@@ -7,8 +7,9 @@
  * Nested KVM hangs on some machines we know and makes QEMU abort at start on others
  * ("failed to set MSR 0x10a"), so KVM is tried with a short probe timeout and, if the
  * guest does not come up (QEMU still silent at the timeout, or exited before the guest's
- * /init said it was up), TCG is used for the rest of the run. The accel used
- * goes into meta.json ("qemu" object). No network; the console is kept as console.log.
+ * /init said it was up), TCG is used for the rest of the run. A kernel whose guest's clock
+ * counts instructions (clock = icount, qemu_conf.h) always runs under TCG. The accel and
+ * the clock go into meta.json ("qemu" object). No network; the console is kept as console.log.
  *
  * With [global] boot = per-kernel a guest runs each run of consecutive cells of its kernel
  * (qemu_batch.h): run_cell boots it for the first, and for each next cell lets the waiting
@@ -190,17 +191,24 @@ static void cmdline(const struct cb_run *run, const struct cb_cell *cell, const 
 		 qs.batch.cells ? cb_qbatch_name(&qs.batch) : "", extra ? " " : "", extra ? extra : "");
 }
 
+/* the guest's clock counts instructions (qemu_conf.h): TCG only */
+static bool icount_clock(const struct cb_kernel *k)
+{
+	return cb_qemu_conf(k)->clock == CB_QEMU_CLOCK_ICOUNT;
+}
+
 static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const char *accel,
 			const char *console)
 {
-	char mem[32], cpus[16], append[1024], fsdev[PATH_MAX + 64];
+	char mem[32], cpus[16], append[1024], fsdev[PATH_MAX + 64], icount[64];
 	int idx = kernel_index(run, cell->kernel);
 	bool kvm = !strcmp(accel, "kvm");
 	char *argv[] = {
 		"qemu-system-x86_64", "-accel", (char *)accel, "-cpu", kvm ? "host" : "max",
 		"-m", mem, "-smp", cpus, "-kernel", qs.image[idx], "-initrd", qs.initramfs,
 		"-append", append, "-nographic", "-no-reboot", "-nic", "none",
-		"-fsdev", fsdev, "-device", "virtio-9p-pci,fsdev=cbres,mount_tag=" CB_9P_TAG, NULL,
+		"-fsdev", fsdev, "-device", "virtio-9p-pci,fsdev=cbres,mount_tag=" CB_9P_TAG,
+		NULL, NULL, NULL, /* -icount shift=N,sleep=off */
 	};
 	pid_t pid;
 	int fd;
@@ -210,6 +218,11 @@ static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const ch
 		 cb_qemu_conf(cell->kernel)->cpus : 2);
 	cmdline(run, cell, accel, append, sizeof(append));
 	snprintf(fsdev, sizeof(fsdev), "local,id=cbres,path=%s,security_model=none", run->dir);
+	if (icount_clock(cell->kernel)) {
+		snprintf(icount, sizeof(icount), "shift=%d,sleep=off", CB_QEMU_ICOUNT_SHIFT);
+		argv[sizeof(argv) / sizeof(argv[0]) - 3] = "-icount";
+		argv[sizeof(argv) / sizeof(argv[0]) - 2] = icount;
+	}
 	fd = open(console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
@@ -497,7 +510,7 @@ static int plan_guest(struct cb_run *run, const struct cb_cell *cell, const char
 static int boot_fresh(struct cb_run *run, const struct cb_cell *cell, const char *console,
 		      enum boot_end *end)
 {
-	if (want_kvm()) {
+	if (!icount_clock(cell->kernel) && want_kvm()) {
 		if (boot(run, cell, console, "kvm", KVM_PROBE_S, end) < 0)
 			return -1;
 		if (*end == BOOT_NOT_UP)
@@ -647,6 +660,10 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 	json_object_object_add(q, "initramfs", json_object_new_string(qs.initramfs));
 	json_object_object_add(q, "memory_mib", json_object_new_int64(guest_mib(cell->kernel)));
 	json_object_object_add(q, "cpus", json_object_new_int64(cb_qemu_conf(cell->kernel)->cpus));
+	json_object_object_add(q, "clock", json_object_new_string(icount_clock(cell->kernel) ?
+								  "icount" : "host"));
+	json_object_object_add(q, "icount_shift", icount_clock(cell->kernel) ?
+			       json_object_new_int(CB_QEMU_ICOUNT_SHIFT) : NULL);
 	json_object_object_add(q, "agent_start_s", json_object_new_double(qs.boot_s));
 	json_object_object_add(q, "agent_end_s", qs.agent_end_s < 0 ? NULL :
 			       json_object_new_double(qs.agent_end_s));

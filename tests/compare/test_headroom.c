@@ -11,8 +11,9 @@
  * free in order-9 blocks for 64 MiB waves and stalled).
  *
  * A guest cell whose host gave 30% of its CPU time to other work (meta.json
- * qemu.host_other_share, written by the qemu target) is warned about too; one at 4% (an idle
- * host) is not, and a cell without the figure has null in summary.json.
+ * qemu.host_other_share, written by the qemu target) is warned about too, unless its clock
+ * counts instructions (qemu.clock icount); one at 4% (an idle host) is not, and a cell
+ * without the figure has null in summary.json.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -144,8 +145,8 @@ static void test_waves(void **state)
 	assert_int_equal(cb_headroom_check(cell, NULL, why, sizeof(why)), 1);
 }
 
-/* @id's meta.json (runfix's) with a "qemu" object holding @share */
-static void host_share(const char *run, const char *id, const char *share)
+/* @id's meta.json (runfix's) with a "qemu" object holding @share and @clock (NULL: none) */
+static void host_share(const char *run, const char *id, const char *share, const char *clock)
 {
 	char path[900], text[1024], *meta;
 	size_t len;
@@ -156,14 +157,18 @@ static void host_share(const char *run, const char *id, const char *share)
 	while (len && meta[len - 1] != '}')
 		len--;
 	assert_true(len > 1);
-	snprintf(text, sizeof(text), "%.*s,\"qemu\":{\"accel\":\"tcg\",\"host_other_share\":%s}}\n",
-		 (int)len - 1, meta, share);
+	snprintf(text, sizeof(text), "%.*s,\"qemu\":{\"accel\":\"tcg\",\"host_other_share\":%s%s%s%s}}\n",
+		 (int)len - 1, meta, share, clock ? ",\"clock\":\"" : "", clock ? clock : "",
+		 clock ? "\"" : "");
 	free(meta);
 	assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
 }
 
-/* rep @rep's summary.json in @run: its host_other_share (NAN for null), whether it warns */
-static double share_of(const char *run, int rep, bool *warned)
+/*
+ * rep @rep's summary.json in @run: its host_other_share (NAN for null), whether it warns,
+ * its guest_clock into @clock ("" for null)
+ */
+static double share_of(const char *run, int rep, bool *warned, char *clock)
 {
 	char path[900], *sum;
 	struct json_object *o, *x;
@@ -178,6 +183,8 @@ static double share_of(const char *run, int rep, bool *warned)
 	assert_true(json_object_object_get_ex(o, "host_other_share", &x));
 	if (x)
 		v = json_object_get_double(x);
+	assert_true(json_object_object_get_ex(o, "guest_clock", &x));
+	snprintf(clock, 8, "%s", x ? json_object_get_string(x) : "");
 	json_object_put(o);
 	free(sum);
 	return v;
@@ -187,10 +194,10 @@ static void test_host_busy(void **state)
 {
 	static const char *const k[] = { "vm", NULL }, *const s[] = { "none", NULL };
 	static const char *const w[] = { "thp-frag", NULL };
-	struct runfix_cell cells[3];
+	struct runfix_cell cells[4];
 	struct runfix rf = { .fixtures = getenv("FIXTURES") };
-	char run[700], *out, *err;
-	size_t n = runfix_grid(cells, 3, k, s, w, 3);
+	char run[700], clock[8], *out, *err;
+	size_t n = runfix_grid(cells, 4, k, s, w, 4);
 	bool warned;
 
 	if (!rf.fixtures)
@@ -199,16 +206,23 @@ static void test_host_busy(void **state)
 		cells[i].trace = "analysis-thp-compact";
 	snprintf(run, sizeof(run), "%s/busy", tmp);
 	assert_int_equal(runfix_write(run, &rf, cells, n), 0);
-	host_share(run, "vm.none.thp-frag.r1", "0.3");
-	host_share(run, "vm.none.thp-frag.r2", "0.04");
+	host_share(run, "vm.none.thp-frag.r1", "0.3", "host");
+	host_share(run, "vm.none.thp-frag.r2", "0.04", NULL);
+	/* a guest clock that counts instructions does not stretch: no warning at 30% */
+	host_share(run, "vm.none.thp-frag.r3", "0.3", "icount");
 	assert_int_equal(runfix_capture(cmd_analyze, (char *[]){ "analyze", run, NULL }, tmp, &out,
 					&err), 0);
 	assert_non_null(strstr(out, "WARNING: 1 cell(s) of vm/none/thp-frag, first "
 				    "vm.none.thp-frag.r1: other work took 30% of the host's CPU "
 				    "time while the guest ran"));
-	assert_true(share_of(run, 1, &warned) == 0.3 && warned);
-	assert_true(share_of(run, 2, &warned) == 0.04 && !warned);
-	assert_true(isnan(share_of(run, 3, &warned)) && !warned);
+	assert_null(strstr(out, "vm.none.thp-frag.r3: other work"));
+	assert_true(share_of(run, 1, &warned, clock) == 0.3 && warned);
+	assert_string_equal(clock, "host");
+	assert_true(share_of(run, 2, &warned, clock) == 0.04 && !warned);
+	assert_string_equal(clock, "");
+	assert_true(share_of(run, 3, &warned, clock) == 0.3 && !warned);
+	assert_string_equal(clock, "icount");
+	assert_true(isnan(share_of(run, 4, &warned, clock)) && !warned);
 	free(out);
 	free(err);
 }

@@ -253,6 +253,13 @@ static const struct bad_case bad_cases[] = {
 	  "[kernel vm] key 'host': only the ssh target reads it, and this kernel's target is qemu" },
 	{ "[global]\ntarget = ssh\n[kernel lab]\nhost = lab\ncpus = 4\n" SW, 5,
 	  "[kernel lab] key 'cpus': only the qemu target reads it, and this kernel's target is ssh" },
+	/* a guest clock that counts instructions: one vCPU (qemu_conf.h), a known name */
+	{ "[kernel vm]\ntarget = qemu\nrecipe = r.ini\nclock = icount\n" SW, 1,
+	  "[kernel vm]: clock = icount needs cpus = 1 (QEMU 7.2 hangs at the second vCPU's "
+	  "bring-up when it counts instructions), not 2" },
+	{ "[kernel vm]\ntarget = qemu\nrecipe = r.ini\ncpus = 4\nclock = icount\n" SW, 1, "not 4" },
+	{ "[kernel vm]\ntarget = qemu\nrecipe = r.ini\nclock = wall\n" SW, 4,
+	  "key 'clock': 'wall' is not one of the allowed values: host, icount" },
 	{ "[collector]\nprobes = no\n", 2,
 	  "key 'probes': 'no' is not one of the allowed values: auto, off, require" },
 	/* an unknown target name names the file, line and every target there is */
@@ -272,6 +279,26 @@ static void test_bad_inputs(void **state)
 			fail_msg("case %zu: want '%s...%s', got '%s'", i, want, bad_cases[i].needle,
 				 cfg ? "(accepted)" : err);
 	}
+}
+
+/* clock: host unless told, icount with one vCPU accepted */
+static void test_qemu_clock(void **state)
+{
+	const char *path = write_cfg("clock.ini", "[kernel a]\ntarget = qemu\nrecipe = r.ini\n"
+				     "[kernel b]\ntarget = qemu\nrecipe = r.ini\ncpus = 1\n"
+				     "clock = icount\n" SW);
+	struct cb_config *cfg;
+	char err[2048];
+
+	(void)state;
+	cfg = cb_config_load(path, err, sizeof(err));
+	if (!cfg)
+		fail_msg("%s", err);
+	assert_int_equal(cfg->nr_kernels, 2);
+	assert_int_equal(cb_qemu_conf(&cfg->kernels[0])->clock, CB_QEMU_CLOCK_HOST);
+	assert_int_equal(cb_qemu_conf(&cfg->kernels[1])->clock, CB_QEMU_CLOCK_ICOUNT);
+	assert_int_equal(cb_qemu_conf(&cfg->kernels[1])->cpus, 1);
+	cb_config_free(cfg);
 }
 
 /* the registry: the built-in classes by name, their flags, a clash refused, none unknown */
@@ -780,6 +807,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),     cmocka_unit_test(test_phase_argv),
 		cmocka_unit_test(test_bad_inputs),    cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_qemu_clock),
 		cmocka_unit_test(test_cli_exit_2),
 		cmocka_unit_test(test_cli_too_many_cells),    cmocka_unit_test(test_matrix_order),
 		cmocka_unit_test(test_matrix_kernels), cmocka_unit_test(test_matrix_workload_kernels),
