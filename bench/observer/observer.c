@@ -2,7 +2,8 @@
 /*
  * bench-observer - what recording costs the workload it records (the observer effect).
  *
- *   bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION] [-g RECIPE]
+ *   bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION]
+ *                  [-g RECIPE [-c CPUS] [-i] [-u]]
  *
  * Each round runs the same workload four ways, in an order that rotates from round to
  * round (so a drift of the machine falls on every mode alike): untraced; under
@@ -27,6 +28,12 @@
  * always records), one with the default events and probes, and one with the default events
  * and `probes = off` (so the probes' share of the cost is told from the events'); the figure
  * is thp-demand's summary line in the cell's workload/ folder.
+ *
+ * -i gives the guest a clock that counts instructions (`clock = icount`, one vCPU: -c 1), so
+ * what the guest times is the work done and not the host's load; -u leaves its memory
+ * unfragmented (thp-demand 0.6 alone, as on the host): the fragmented layout sets how many
+ * faults get huge pages and stall (bench/start-state), which differs from cell to cell, so
+ * a round's two cells may not be the same work.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +83,8 @@ struct opts {
 	const char *size, *duration;
 	const char *recipe; /* -g: a guest booted from this kernel recipe */
 	int cpus; /* -c: the guest's vCPUs (2, as every shipped config) */
+	bool icount; /* -i: the guest's clock counts instructions */
+	bool unfragmented; /* -u: no fragment phase in the guest */
 	char dir[64]; /* a mkdtemp() directory for the traces, removed at the end */
 };
 
@@ -203,13 +212,15 @@ static int write_guest_cfg(const struct opts *o, enum mode m, const char *path)
 	if (!f)
 		return -1;
 	fprintf(f, "[global]\nreps = 1\ntarget = qemu\nstart_state = drop-compact\n"
-		   "[kernel guest]\nrecipe = %s\nmemory = 1G\ncpus = %d\nboot_timeout = 300\n"
+		   "[kernel guest]\nrecipe = %s\nmemory = 1G\ncpus = %d\nboot_timeout = 300\n%s"
 		   "[setting none]\nvm.compaction_proactiveness = 0\nthp.enabled = madvise\n"
 		   "thp.defrag = madvise\n"
-		   "[workload thp-frag]\nfragment = frag-anon\nfragment.size = 0.9\n"
-		   "fragment.pattern = every-other\ndemand = thp-demand\ndemand.size = 0.3\n"
+		   "[workload thp-frag]\n%sdemand = thp-demand\ndemand.size = %s\n"
 		   "timeout = 10m\nready_timeout = 10m\n",
-		o->recipe, o->cpus);
+		o->recipe, o->cpus, o->icount ? "clock = icount\n" : "",
+		o->unfragmented ? "" : "fragment = frag-anon\nfragment.size = 0.9\n"
+				       "fragment.pattern = every-other\n",
+		o->unfragmented ? "0.6" : "0.3");
 	if (m == UNTRACED)
 		fprintf(f, "[collector]\nevents = sched:sched_process_exec\nprobes = off\n");
 	else if (m == NO_ALLOC_SET)
@@ -310,13 +321,14 @@ static void ratio_row(const struct opts *o, struct sample (*s)[NR_MODES], enum m
 static void report(const struct opts *o, struct sample (*s)[NR_MODES])
 {
 	double base[MAX_ROUNDS];
-	char guest[32] = "";
+	char guest[80] = "";
 
 	for (int i = 0; i < o->rounds; i++)
 		base[i] = s[i][UNTRACED].f[F_RATE];
 	if (o->recipe)
-		snprintf(guest, sizeof(guest), ", guest of %d vCPU%s", o->cpus,
-			 o->cpus > 1 ? "s" : "");
+		snprintf(guest, sizeof(guest), ", guest of %d vCPU%s%s%s", o->cpus,
+			 o->cpus > 1 ? "s" : "", o->icount ? ", icount clock" : "",
+			 o->unfragmented ? ", unfragmented" : "");
 	printf("\n%d rounds, workload %s%s; untraced %s median %.4g /s\n", o->rounds,
 	       o->kernel ? "kernel-demand (bytes/s)" : "thp-demand (faults/s)", guest,
 	       fig_name[F_RATE], cb_stats_median(base, (size_t)o->rounds));
@@ -338,7 +350,7 @@ static void report(const struct opts *o, struct sample (*s)[NR_MODES])
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: bench-observer [-n ROUNDS] [-w thp|kernel] [-s SIZE] [-d DURATION] "
-		   "[-g RECIPE [-c CPUS]]\n"
+		   "[-g RECIPE [-c CPUS] [-i] [-u]]\n"
 		   "  -n ROUNDS    rounds of the four modes (untraced, default, default - and "
 		   "+ mm_page_alloc), "
 		   "rotating order (default 10, at most %d)\n"
@@ -352,7 +364,11 @@ static void usage(FILE *f)
 		   "one rare\n"
 		   "               event and no probes (\"untraced\"; see the source's header)\n"
 		   "  -c CPUS      the guest's vCPUs (default 2, as configs/*.ini; at most the "
-		   "host's)\n",
+		   "host's)\n"
+		   "  -i           the guest's clock counts instructions (clock = icount; needs "
+		   "-c 1)\n"
+		   "  -u           no fragmentation in the guest: thp-demand 0.6 of its memory "
+		   "alone\n",
 		MAX_ROUNDS);
 }
 
@@ -364,7 +380,7 @@ int main(int argc, char **argv)
 	static char recipe[PATH_MAX];
 	int c, rc = 0;
 
-	while ((c = getopt(argc, argv, "n:w:s:d:g:c:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:w:s:d:g:c:iuh")) != -1) {
 		switch (c) {
 		case 'n':
 			o.rounds = atoi(optarg);
@@ -399,6 +415,12 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'i':
+			o.icount = true;
+			break;
+		case 'u':
+			o.unfragmented = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -409,6 +431,15 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || o.rounds < 2 || o.rounds > MAX_ROUNDS) {
 		usage(stderr);
+		return 2;
+	}
+	if ((o.icount || o.unfragmented) && !o.recipe) {
+		fprintf(stderr, "bench-observer: -i and -u are for a guest (-g RECIPE)\n");
+		return 2;
+	}
+	if (o.icount && o.cpus != 1) {
+		fprintf(stderr, "bench-observer: -i needs -c 1 (QEMU 7.2 hangs at the second "
+			"vCPU's bring-up when it counts instructions)\n");
 		return 2;
 	}
 	for (c = 0; cb_collector_default_events[c] &&

@@ -21,6 +21,7 @@ the end unless --keep.
 
 usage: start_state.py --kernel BZIMAGE --initramfs CPIO --dir DIR
                       [--states 6] [--reps 2] [--fresh 6] [--settings 0,20] [--settle 5]
+                      [--cpus 2] [--icount SHIFT]
 """
 import argparse, json, os, shutil, socket, statistics, subprocess, sys, tempfile, time
 
@@ -60,11 +61,13 @@ class Guest:
     def __init__(self, a, work, tag, incoming=None):
         self.ser, self.qmp = os.path.join(work, tag + ".ser"), os.path.join(work, tag + ".qmp")
         args = ["qemu-system-x86_64", "-accel", "tcg", "-cpu", "max", "-m", "1024",
-                "-smp", "2", "-kernel", a.kernel, "-initrd", a.own_initramfs,
+                "-smp", str(a.cpus), "-kernel", a.kernel, "-initrd", a.own_initramfs,
                 "-append", "console=ttyS0 panic=-1 reboot=t tsc=reliable",
                 "-display", "none", "-no-reboot", "-nic", "none",
                 "-chardev", f"socket,id=s0,path={self.ser},server=on,wait=off",
                 "-serial", "chardev:s0", "-qmp", f"unix:{self.qmp},server=on,wait=off"]
+        if a.icount is not None:  # the qemu target's clock = icount (qemu_conf.h)
+            args += ["-icount", f"shift={a.icount},sleep=off"]
         if incoming:
             args += ["-incoming", f"exec:cat {incoming}"]
         self.log = open(os.path.join(work, tag + ".console"), "ab")
@@ -226,6 +229,9 @@ def main():
     p.add_argument("--settings", default="0,20", help="vm.compaction_proactiveness values")
     p.add_argument("--settle", type=int, default=5)
     p.add_argument("--keep", action="store_true", help="keep the saved states")
+    p.add_argument("--cpus", type=int, default=2, help="guest vCPUs")
+    p.add_argument("--icount", type=int, metavar="SHIFT",
+                   help="a guest clock that counts instructions, 2^SHIFT ns each (--cpus 1)")
     a = p.parse_args()
     settings = [int(s) for s in a.settings.split(",")]
     for f in (a.kernel, a.initramfs):
@@ -233,6 +239,10 @@ def main():
             sys.exit(f"start_state.py: {f}: no such file")
     if not (1 <= a.states <= 20 and 1 <= a.reps <= 20 and 0 <= a.fresh <= 40):
         sys.exit("start_state.py: --states 1-20, --reps 1-20, --fresh 0-40")
+    if not 1 <= a.cpus <= 8 or (a.icount is not None and (a.cpus != 1 or
+                                                          not 0 <= a.icount <= 10)):
+        sys.exit("start_state.py: --cpus 1-8; --icount 0-10 needs --cpus 1 (QEMU 7.2 hangs "
+                 "at the second vCPU's bring-up when it counts instructions)")
     os.makedirs(a.dir, exist_ok=True)
     out = os.path.join(a.dir, "results.jsonl")
     work = tempfile.mkdtemp(prefix="cb-start-state.", dir=a.dir)
