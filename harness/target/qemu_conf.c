@@ -89,6 +89,11 @@ static int qemu_check(const struct cb_config *cfg, const struct cb_kernel *k, co
 	return bad;
 }
 
+const char *cb_qemu_clock_name(const struct cb_kernel *k)
+{
+	return clock_names[cb_qemu_conf(k)->clock];
+}
+
 /* -icount: TCG with one vCPU (qemu_conf.h) */
 static int qemu_verify(const struct cb_kernel *k, char *why, size_t len)
 {

@@ -35,6 +35,9 @@ struct cb_qemu_conf {
 	int clock;	       /* enum cb_qemu_clock */
 };
 
+/* cb_qemu_clock_name - the name of @k's clock as its config and meta.json write it */
+const char *cb_qemu_clock_name(const struct cb_kernel *k);
+
 /* cb_qemu_conf - the qemu config of @k, a kernel on the qemu target */
 static inline const struct cb_qemu_conf *cb_qemu_conf(const struct cb_kernel *k)
 {

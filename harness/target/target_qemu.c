@@ -208,8 +208,9 @@ static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const ch
 		"-m", mem, "-smp", cpus, "-kernel", qs.image[idx], "-initrd", qs.initramfs,
 		"-append", append, "-nographic", "-no-reboot", "-nic", "none",
 		"-fsdev", fsdev, "-device", "virtio-9p-pci,fsdev=cbres,mount_tag=" CB_9P_TAG,
-		NULL, NULL, NULL, /* -icount shift=N,sleep=off */
+		NULL, NULL, NULL, /* room for -icount shift=N,sleep=off */
 	};
+	char **tail = &argv[sizeof(argv) / sizeof(argv[0]) - 3];
 	pid_t pid;
 	int fd;
 
@@ -220,8 +221,8 @@ static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const ch
 	snprintf(fsdev, sizeof(fsdev), "local,id=cbres,path=%s,security_model=none", run->dir);
 	if (icount_clock(cell->kernel)) {
 		snprintf(icount, sizeof(icount), "shift=%d,sleep=off", CB_QEMU_ICOUNT_SHIFT);
-		argv[sizeof(argv) / sizeof(argv[0]) - 3] = "-icount";
-		argv[sizeof(argv) / sizeof(argv[0]) - 2] = icount;
+		tail[0] = "-icount";
+		tail[1] = icount;
 	}
 	fd = open(console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -660,8 +661,7 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 	json_object_object_add(q, "initramfs", json_object_new_string(qs.initramfs));
 	json_object_object_add(q, "memory_mib", json_object_new_int64(guest_mib(cell->kernel)));
 	json_object_object_add(q, "cpus", json_object_new_int64(cb_qemu_conf(cell->kernel)->cpus));
-	json_object_object_add(q, "clock", json_object_new_string(icount_clock(cell->kernel) ?
-								  "icount" : "host"));
+	json_object_object_add(q, "clock", json_object_new_string(cb_qemu_clock_name(cell->kernel)));
 	json_object_object_add(q, "icount_shift", icount_clock(cell->kernel) ?
 			       json_object_new_int(CB_QEMU_ICOUNT_SHIFT) : NULL);
 	json_object_object_add(q, "agent_start_s", json_object_new_double(qs.boot_s));
