@@ -21,13 +21,15 @@
  * are interleaved). Not a test: run by hand, see bench/observer/README.md.
  *
  * -g RECIPE measures in a QEMU guest booted from a kernel recipe (configs/kernels/), where the
- * allocator probes run (guests we build have kprobes): each round is three one-cell
+ * allocator probes run (guests we build have kprobes): each round is four one-cell
  * `compactbench run`s of a fragmented THP cell (frag-anon 0.9 every other page, then
  * thp-demand 0.3), in rotating order: one with `[collector] events =
  * sched:sched_process_exec, probes = off` (as near to untraced as a cell gets: the agent
- * always records), one with the default events and probes, and one with the default events
- * and `probes = off` (so the probes' share of the cost is told from the events'); the figure
- * is thp-demand's summary line in the cell's workload/ folder.
+ * always records), one with the default events and probes, one with the default events
+ * and `probes = off` (so the probes' share of the cost is told from the events'), and one
+ * with neither the probes nor the default's filtered kmem:mm_page_alloc (that tracepoint
+ * runs with its filter for every page the kernel hands out, order 0 too); the figure is
+ * thp-demand's summary line in the cell's workload/ folder.
  *
  * -i gives the guest a clock that counts instructions (`clock = icount`, one vCPU: -c 1), so
  * what the guest times is the work done and not the host's load; -u leaves its memory
@@ -68,11 +70,13 @@ static const char *const mode_name[NR_MODES] = {
 	"untraced", "default events", "default - mm_page_alloc", "default + mm_page_alloc (all orders)",
 };
 /*
- * -g: the modes a guest round runs, and what they are there (NO_ALLOC_SET's slot holds the
- * default events without the probes; ALLOC_SET is not run)
+ * -g: the modes a guest round runs, and what they are there: NO_ALLOC_SET's slot holds the
+ * default events without the probes, ALLOC_SET's the same less the filtered mm_page_alloc
+ * (whose tracepoint runs, and its filter with it, on every page the guest's kernel hands out)
  */
 static const char *const guest_mode_name[NR_MODES] = {
-	"one event, no probes", "default events + probes", "default events, no probes", NULL,
+	"one event, no probes", "default events + probes", "default events, no probes",
+	"default - mm_page_alloc, no probes",
 };
 
 enum figure { F_RATE, F_P50, F_P99, NR_FIGURES };
@@ -225,6 +229,13 @@ static int write_guest_cfg(const struct opts *o, enum mode m, const char *path)
 		fprintf(f, "[collector]\nevents = sched:sched_process_exec\nprobes = off\n");
 	else if (m == NO_ALLOC_SET)
 		fprintf(f, "[collector]\nprobes = off\n");
+	if (m != ALLOC_SET)
+		return fclose(f);
+	fprintf(f, "[collector]\nprobes = off\nevents = ");
+	for (int i = 0, n = 0; cb_collector_default_events[i]; i++)
+		if (strcmp(cb_collector_default_events[i], ALLOC_HIGH))
+			fprintf(f, "%s%s", n++ ? ", " : "", cb_collector_default_events[i]);
+	fprintf(f, "\n");
 	return fclose(f);
 }
 
@@ -340,10 +351,11 @@ static void report(const struct opts *o, struct sample (*s)[NR_MODES])
 			if (!isnan(s[0][UNTRACED].f[f]))
 				ratio_row(o, s, (enum mode)m, UNTRACED, f, name_of(o, (enum mode)m));
 	}
-	if (o->recipe) /* the probes' own share: the two default-event modes side by side */
-		for (int f = 0; f < NR_FIGURES; f++)
-			ratio_row(o, s, DEFAULT_SET, NO_ALLOC_SET, f,
-				  "probes: with / without (default events)");
+	/* -g: the probes' share, then mm_page_alloc's, each from two modes that differ in it */
+	for (int f = 0; o->recipe && f < NR_FIGURES; f++)
+		ratio_row(o, s, DEFAULT_SET, NO_ALLOC_SET, f, "probes: with / without (default events)");
+	for (int f = 0; o->recipe && f < NR_FIGURES; f++)
+		ratio_row(o, s, NO_ALLOC_SET, ALLOC_SET, f, "mm_page_alloc: with / without (no probes)");
 	printf("(rate: < 1 is a slowdown; latency: > 1 is slower)\n");
 }
 
@@ -360,9 +372,11 @@ static void usage(FILE *f)
 		   "  -d DURATION  kernel-demand's --duration (default 3s)\n"
 		   "  -g RECIPE    in a QEMU guest of this kernel recipe: a fragmented THP cell "
 		   "with the\n"
-		   "               default events and probes, and without the probes, against "
-		   "one rare\n"
-		   "               event and no probes (\"untraced\"; see the source's header)\n"
+		   "               default events and probes, without the probes, and without "
+		   "them and\n"
+		   "               mm_page_alloc, against one rare event and no probes "
+		   "(\"untraced\"; see the\n"
+		   "               source's header)\n"
 		   "  -c CPUS      the guest's vCPUs (default 2, as configs/*.ini; at most the "
 		   "host's)\n"
 		   "  -i           the guest's clock counts instructions (clock = icount; needs "
@@ -472,9 +486,9 @@ int main(int argc, char **argv)
 			break;
 		if (o.recipe) {
 			fprintf(stderr, "round %d/%d (guest): rate one event %.4g, default + probes "
-				"%.4g, default no probes %.4g\n", i + 1, o.rounds,
-				s[i][UNTRACED].f[F_RATE], s[i][DEFAULT_SET].f[F_RATE],
-				s[i][NO_ALLOC_SET].f[F_RATE]);
+				"%.4g, default no probes %.4g, - mm_page_alloc %.4g\n", i + 1,
+				o.rounds, s[i][UNTRACED].f[F_RATE], s[i][DEFAULT_SET].f[F_RATE],
+				s[i][NO_ALLOC_SET].f[F_RATE], s[i][ALLOC_SET].f[F_RATE]);
 			continue;
 		}
 		fprintf(stderr, "round %d/%d: rate untraced %.4g, default %.4g, -alloc %.4g, "
