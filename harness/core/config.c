@@ -48,6 +48,7 @@ struct pstate {
 	size_t nr_stash;
 	char err[1024];
 	char section[160]; /* the section of the key being read, as written ("kernel k") */
+	bool indented;	   /* the line read starts with blanks: libinih's continuation line */
 	bool failed;
 };
 
@@ -219,6 +220,7 @@ static char *reader(char *buf, int size, void *stream)
 		fail(ps, ps->line, "line longer than %d characters", size - 2);
 	for (s = buf; isspace((unsigned char)*s); s++)
 		;
+	ps->indented = s > buf;
 	if (*s != '[')
 		return buf;
 	end = strchr(s, ']');
@@ -386,6 +388,19 @@ static void *stash_priv(struct pstate *ps, size_t kernel, const struct cb_target
 	return st->priv;
 }
 
+/* the row of [kernel] key @name in a target's table, the kernel's own first; its class */
+static const struct cfg_key *find_target_key(const struct cb_kernel *kern, const char *name,
+					     const struct cb_target_class **cls)
+{
+	const struct cfg_key *k;
+
+	*cls = kern->cls;
+	k = *cls ? cb_cfg_key_find((*cls)->keys, name) : NULL;
+	for (size_t i = 0; !k && (*cls = cb_target_class_nth(i)); i++)
+		k = cb_cfg_key_find((*cls)->keys, name);
+	return k;
+}
+
 /*
  * a [kernel] key of a target's table: the kernel's target may be set later in the section,
  * or by [global], so the key goes into the private config of the class whose table has it
@@ -394,12 +409,10 @@ static void *stash_priv(struct pstate *ps, size_t kernel, const struct cb_target
 static bool target_key(struct pstate *ps, const char *name, const char *value)
 {
 	struct cb_kernel *kern = ps->obj;
-	const struct cb_target_class *cls = kern->cls;
-	const struct cfg_key *k = cls ? cb_cfg_key_find(cls->keys, name) : NULL;
 	size_t idx = kern - ps->cfg->kernels;
+	const struct cb_target_class *cls;
+	const struct cfg_key *k = find_target_key(kern, name, &cls);
 
-	for (size_t i = 0; !k && (cls = cb_target_class_nth(i)); i++)
-		k = cb_cfg_key_find(cls->keys, name);
 	if (!k)
 		return false;
 	if (store_key(ps, k, stash_priv(ps, idx, cls), value, ps->line) < 0)
@@ -407,6 +420,39 @@ static bool target_key(struct pstate *ps, const char *name, const char *value)
 	ps->owned = cb_xrealloc(ps->owned, (ps->nr_owned + 1) * sizeof(*ps->owned));
 	ps->owned[ps->nr_owned++] = (struct owned_key){ idx, cls, k, ps->line };
 	return true;
+}
+
+/*
+ * an indented line after KEY = VALUE: libinih hands it over as a second value of KEY. A list
+ * goes on with it, so that a long one (the collector's events) fits libinih's 200-character
+ * lines; any other key refuses it.
+ */
+static void continue_key(struct pstate *ps, const char *name, const char *value)
+{
+	const struct cfg_key *k = find_key(ps->sec, name);
+	const struct cb_target_class *cls = NULL;
+	char why[512], *items;
+	void *base;
+
+	if (!k && ps->sec == SEC_KERNEL)
+		k = find_target_key(ps->obj, name, &cls);
+	if (!k) {
+		fail(ps, ps->line, "[%s]: an indented line goes on with the key above it ('%s'), "
+		     "which takes one value", ps->section, name);
+		return;
+	}
+	base = cls ? stash_priv(ps, (struct cb_kernel *)ps->obj - ps->cfg->kernels, cls) :
+		     base_of(ps, k->base);
+	/* libinih cuts " ; comment" off a KEY = VALUE line only: this line's is cut here */
+	items = cb_xstrdup(value);
+	for (char *c = items; (c = strchr(c, ';')); c++)
+		if (c > items && isspace((unsigned char)c[-1])) {
+			*c = '\0';
+			break;
+		}
+	if (cb_cfg_append(k, base, items, why, sizeof(why)) < 0)
+		fail(ps, ps->line, "[%s] %s", ps->section, why);
+	free(items);
 }
 
 static int handler(void *user, const char *section, const char *name, const char *value)
@@ -421,7 +467,10 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	if (seen_key(ps, section, name)) {
-		fail(ps, ps->line, "[%s]: duplicate key '%s'", section, name);
+		if (!ps->indented)
+			fail(ps, ps->line, "[%s]: duplicate key '%s'", section, name);
+		else
+			continue_key(ps, name, value);
 		return 1;
 	}
 	switch (ps->sec) {

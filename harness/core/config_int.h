@@ -37,6 +37,14 @@ extern const struct cfg_key cb_cfg_keys[];
 int cb_cfg_store(const struct cfg_key *k, void *base, const char *value, int line,
 		 const char *section, char *why, size_t len);
 
+/*
+ * cb_cfg_append - add the items of @value, a list key's indented continuation line (libinih
+ * hands it over under the key's name), to the list @k already holds in @base. -1 with
+ * "key 'K': ..." in @why for a key that is not a list, or a line without items.
+ */
+int cb_cfg_append(const struct cfg_key *k, void *base, const char *value, char *why,
+		  size_t len);
+
 /* cb_cfg_set_defaults - store the default of every row of @keys in @sec into @base */
 int cb_cfg_set_defaults(const struct cfg_key *keys, enum cfg_sec sec, void *base, char *why,
 			size_t len);

@@ -180,6 +180,29 @@ int cb_cfg_store(const struct cfg_key *k, void *base, const char *value, int lin
 	return 0;
 }
 
+int cb_cfg_append(const struct cfg_key *k, void *base, const char *value, char *why,
+		  size_t len)
+{
+	char ***field = (char ***)((char *)base + k->off), **more = NULL;
+	size_t n = 0, m = 0;
+
+	if (k->type != KT_LIST) {
+		snprintf(why, len, "key '%s' takes one value, and an indented line goes on with the "
+			 "key above it (only a list goes on over lines)", k->name);
+		return -1;
+	}
+	if (store_list(k, (char *)&more, value, why, len) < 0)
+		return -1;
+	while (*field && (*field)[n])
+		n++;
+	while (more[m])
+		m++;
+	*field = cb_xrealloc(*field, (n + m + 1) * sizeof(**field));
+	memcpy(*field + n, more, (m + 1) * sizeof(*more));
+	free(more);
+	return 0;
+}
+
 int cb_cfg_set_defaults(const struct cfg_key *keys, enum cfg_sec sec, void *base, char *why,
 			size_t len)
 {

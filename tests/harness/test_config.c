@@ -65,7 +65,8 @@ static const char good[] =
 	"[workload w2]\n"
 	"demand = thp-demand\n"
 	"[collector]\n"
-	"events = compaction:*, vmscan:mm_vmscan_direct_reclaim_begin\n"
+	"events = compaction:*,\n"
+	"  vmscan:mm_vmscan_direct_reclaim_begin ; a list goes on over indented lines\n"
 	"probes = off\n";
 
 /* a setting and a workload, so a [kernel] section is the only thing wrong */
@@ -103,7 +104,7 @@ static void test_ssh_kernel(void **state)
 	char err[1024] = "";
 	struct cb_config *cfg = cb_config_load(write_cfg("ssh.ini", "[kernel lab]\ntarget = ssh\n"
 		"host = root@lab1\nport = 2222\nidentity = keys/lab\n"
-		"ssh_options = UserKnownHostsFile=/k, ProxyJump=gw\n" SW), err, sizeof(err));
+		"ssh_options = UserKnownHostsFile=/k,\n\tProxyJump=gw\n" SW), err, sizeof(err));
 	const struct cb_ssh_conf *sc;
 
 	assert_non_null(cfg);
@@ -154,6 +155,13 @@ static const struct bad_case bad_cases[] = {
 	{ "[global]\nreps = three\n", 2, "key 'reps': 'three' is not a whole number" },
 	{ "[global]\nreps = 0\n", 2, "key 'reps'" },
 	{ "[global]\nreps = 3\nreps = 4\n", 3, "duplicate key 'reps'" },
+	/* an indented line goes on with the key above it: a list's, no other key's */
+	{ "[global]\nreps = 3\n  4\n", 3, "[global] key 'reps' takes one value, and an indented "
+	  "line goes on with the key above it (only a list goes on over lines)" },
+	{ "[kernel k]\ntarget = ssh\nhost = lab\n  lab2\n", 4, "key 'host' takes one value" },
+	{ "[collector]\nevents = compaction:*\n  ,\n", 3, "key 'events': empty list" },
+	{ "[setting a]\nthp.defrag = madvise\n  never\n", 3,
+	  "an indented line goes on with the key above it ('thp.defrag'), which takes one value" },
 	{ "[setting a]\nvm.compaction_proactiveness = 101\n", 2,
 	  "key 'vm.compaction_proactiveness': '101' is not a whole number in [0, 100]" },
 	{ "[setting a]\nthp.defrag = sometimes\n", 2, "key 'thp.defrag': 'sometimes' is not one of" },
