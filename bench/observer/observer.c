@@ -231,10 +231,11 @@ static int write_guest_cfg(const struct opts *o, enum mode m, const char *path)
 		fprintf(f, "[collector]\nprobes = off\n");
 	if (m != ALLOC_SET)
 		return fclose(f);
-	fprintf(f, "[collector]\nprobes = off\nevents = ");
+	/* one event a line: the list is longer than a config line may be */
+	fprintf(f, "[collector]\nprobes = off\nevents =");
 	for (int i = 0, n = 0; cb_collector_default_events[i]; i++)
 		if (strcmp(cb_collector_default_events[i], ALLOC_HIGH))
-			fprintf(f, "%s%s", n++ ? ", " : "", cb_collector_default_events[i]);
+			fprintf(f, "%s %s", n++ ? ",\n " : "", cb_collector_default_events[i]);
 	fprintf(f, "\n");
 	return fclose(f);
 }
