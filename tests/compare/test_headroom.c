@@ -168,7 +168,8 @@ static void host_share(const char *run, const char *id, const char *share, const
  * rep @rep's summary.json in @run: its host_other_share (NAN for null), whether it warns,
  * its guest_clock into @clock ("" for null)
  */
-static double share_of(const char *run, int rep, bool *warned, char *clock)
+#define CLOCK_LEN 8	/* "host", "icount" and the NUL */
+static double share_of(const char *run, int rep, bool *warned, char (*clock)[CLOCK_LEN])
 {
 	char path[900], *sum;
 	struct json_object *o, *x;
@@ -184,7 +185,7 @@ static double share_of(const char *run, int rep, bool *warned, char *clock)
 	if (x)
 		v = json_object_get_double(x);
 	assert_true(json_object_object_get_ex(o, "guest_clock", &x));
-	snprintf(clock, 8, "%s", x ? json_object_get_string(x) : "");
+	snprintf(*clock, sizeof(*clock), "%s", x ? json_object_get_string(x) : "");
 	json_object_put(o);
 	free(sum);
 	return v;
@@ -196,7 +197,7 @@ static void test_host_busy(void **state)
 	static const char *const w[] = { "thp-frag", NULL };
 	struct runfix_cell cells[4];
 	struct runfix rf = { .fixtures = getenv("FIXTURES") };
-	char run[700], clock[8], *out, *err;
+	char run[700], clock[CLOCK_LEN], *out, *err;
 	size_t n = runfix_grid(cells, 4, k, s, w, 4);
 	bool warned;
 
@@ -216,13 +217,13 @@ static void test_host_busy(void **state)
 				    "vm.none.thp-frag.r1: other work took 30% of the host's CPU "
 				    "time while the guest ran"));
 	assert_null(strstr(out, "vm.none.thp-frag.r3: other work"));
-	assert_true(share_of(run, 1, &warned, clock) == 0.3 && warned);
+	assert_true(share_of(run, 1, &warned, &clock) == 0.3 && warned);
 	assert_string_equal(clock, "host");
-	assert_true(share_of(run, 2, &warned, clock) == 0.04 && !warned);
+	assert_true(share_of(run, 2, &warned, &clock) == 0.04 && !warned);
 	assert_string_equal(clock, "");
-	assert_true(share_of(run, 3, &warned, clock) == 0.3 && !warned);
+	assert_true(share_of(run, 3, &warned, &clock) == 0.3 && !warned);
 	assert_string_equal(clock, "icount");
-	assert_true(isnan(share_of(run, 4, &warned, clock)) && !warned);
+	assert_true(isnan(share_of(run, 4, &warned, &clock)) && !warned);
 	free(out);
 	free(err);
 }
