@@ -34,8 +34,19 @@ ST_GET(g_total, s->total_ns)
 ST_GET(g_truncated, s->truncated)
 ST_GET(g_attempts, s->attempts)
 ST_GET(g_skipped, s->skipped)
-ST_GET(g_success, s->success)
-ST_GET(g_fail, s->fail)
+
+/*
+ * @arg 0: stalls that got a page, 1: those that did not. The stall's mm_page_alloc says
+ * which; without that event every stall ends at its last compaction event, so both are
+ * unknown (null), not 0 and all
+ */
+static bool g_outcome(const struct cb_metric_in *in, int arg, double *v)
+{
+	if (!in->st || !cb_stalls_recorded(in->st, "kmem:mm_page_alloc"))
+		return false;
+	*v = (double)(arg ? in->st->fail : in->st->success);
+	return true;
+}
 ST_GET(g_no_run, s->no_run)
 ST_GET(g_runs, s->direct_runs)
 ST_GET(g_khugepaged, s->khugepaged)
@@ -352,10 +363,11 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"try_to_compact_pages events: direct compaction attempts"),
 	[CB_M_DC_SKIPPED] = T("dc_skipped", "count", NONE, g_skipped,
 		"attempts where every zone was skipped (COMPACT_SKIPPED: no compact_stall)"),
-	[CB_M_DC_SUCCESS] = T("dc_success", "count", HIGHER, g_success,
-		"stalls that ended in a page of their order (cf. compact_success)"),
-	[CB_M_DC_FAIL] = T("dc_fail", "count", LOWER, g_fail,
-		"stalls that did not (cf. compact_fail)"),
+	[CB_M_DC_SUCCESS] = TA("dc_success", "count", HIGHER, g_outcome, 0,
+		"stalls that ended in a page of their order (cf. compact_success); null without "
+		"mm_page_alloc"),
+	[CB_M_DC_FAIL] = TA("dc_fail", "count", LOWER, g_outcome, 1,
+		"stalls that did not (cf. compact_fail); null without mm_page_alloc"),
 	[CB_M_DC_NO_RUN] = T("dc_stalls_deferred_only", "count", NONE, g_no_run,
 		"stalls in which every zone was deferred: counted by compact_stall, ~1 us each"),
 	[CB_M_DC_RUNS] = T("dc_compaction_runs", "count", LOWER, g_runs,

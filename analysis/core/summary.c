@@ -365,10 +365,18 @@ bool cb_summary_stretched(struct json_object *sum, double *share)
  * "host_other_share" and "guest_clock", and over CB_HOST_OTHER_WARN a warning, added to the
  * cell's own, unless the guest's clock counts instructions.
  */
+/* warning @w into summary.json's "warnings" and after the cell's own in @cs->warning */
+static void add_warning(struct json_object *root, struct cb_cell_summary *cs, const char *w)
+{
+	size_t len = strlen(cs->warning);
+
+	json_object_array_add(json_object_object_get(root, "warnings"), json_object_new_string(w));
+	snprintf(cs->warning + len, sizeof(cs->warning) - len, "%s%s", len ? "; " : "", w);
+}
+
 static void host_warning(struct json_object *root, struct cb_cell_summary *cs)
 {
 	char w[300];
-	size_t len = strlen(cs->warning);
 	double share;
 
 	json_object_object_add(root, "host_other_share", isnan(cs->host_other_share) ? NULL :
@@ -381,8 +389,7 @@ static void host_warning(struct json_object *root, struct cb_cell_summary *cs)
 		 "ran (meta.json qemu.host_other_share): the guest's clock is the host's, so what "
 		 "it times, stall times included, stretches while its vCPUs wait for a CPU",
 		 cs->host_other_share * 100);
-	json_object_array_add(json_object_object_get(root, "warnings"), json_object_new_string(w));
-	snprintf(cs->warning + len, sizeof(cs->warning) - len, "%s%s", len ? "; " : "", w);
+	add_warning(root, cs, w);
 }
 
 /* summary.json's object for one cell, from what summarize() read and computed */
@@ -411,6 +418,10 @@ static struct json_object *summary_json(const char *cell_dir, struct json_object
 		json_object_array_add(json_object_object_get(root, "warnings"),
 				      json_object_new_string(cs->warning));
 	host_warning(root, cs);
+	if (st->stalls && !cb_stalls_recorded(st, "kmem:mm_page_alloc"))
+		add_warning(root, cs, "the trace has no kmem:mm_page_alloc: each stall ends at its "
+			    "last compaction event, not at its allocation, and whether it got a "
+			    "page (dc_success, dc_fail) is unknown");
 	json_object_object_add(root, "stalls", cb_summary_stalls_json(st));
 	if (st->probe.present) {
 		json_object_object_add(root, "probe", cb_summary_probe_json(st));

@@ -213,6 +213,21 @@ static void test_known_stalls(void **state)
 	assert_int_equal(st.extfrag_events, 3);
 	assert_int_equal(st.extfrag[0][1].change_ownership, 1);
 	assert_int_equal(st.extfrag[0][1].fragmenting, 1);
+	/* the metric rows; a trace without mm_page_alloc cannot tell success from fail */
+	{
+		struct cb_metric_in in = { .st = &st };
+		struct cb_values v;
+
+		cb_metrics_compute(&in, &v);
+		assert_true(v.set[CB_M_DC_SUCCESS] && v.v[CB_M_DC_SUCCESS] == 2);
+		assert_true(v.set[CB_M_DC_FAIL] && v.v[CB_M_DC_FAIL] == 2);
+		assert_true(v.set[CB_M_ALLOC_HI] && v.v[CB_M_ALLOC_HI] == 8);
+		snprintf(st.missing, sizeof(st.missing), "kmem:mm_page_alloc");
+		cb_metrics_compute(&in, &v);
+		assert_false(v.set[CB_M_DC_SUCCESS] || v.set[CB_M_DC_FAIL] ||
+			     v.set[CB_M_ALLOC_HI]);
+		assert_true(v.set[CB_M_DC_STALLS] && v.v[CB_M_DC_STALLS] == 4);
+	}
 	cb_stalls_free(&st);
 
 	/* the window [2500, 9500]: only what begins inside counts */
@@ -315,6 +330,9 @@ static void test_corrupt_pages(void **state)
 	}
 }
 
+/* the trace make_cell() puts in a cell */
+static int (*cell_trace)(const char *path) = write_scenario;
+
 static void make_cell(const char *run, const char *id, bool with_after)
 {
 	char dir[PATH_MAX], meta[1024], trace[PATH_MAX];
@@ -336,7 +354,7 @@ static void make_cell(const char *run, const char *id, bool with_after)
 		    "compact_migrate_scanned 1612\ncompact_free_scanned 100\ncompact_isolated 142\n"
 		    "pgscan_direct 17\npgscan_kswapd 5\npgsteal_direct 8\npgsteal_kswapd 5\n");
 	snprintf(trace, sizeof(trace), "%s/trace.dat", dir);
-	write_scenario(trace);
+	cell_trace(trace);
 	put(dir, "cpu.before", "38 kcompactd0 schedstat 1000\n40 khugepaged schedstat 0\n");
 	put(dir, "cpu.after", "38 kcompactd0 schedstat 2001000\n40 khugepaged schedstat 500\n");
 	put(dir, "energy.before", "# none\n");
@@ -604,6 +622,66 @@ static int write_demand_scenario(const char *path)
 	return s.events;
 }
 
+/*
+ * a trace recorded without kmem:mm_page_alloc (an events list that leaves it out): one THP
+ * stall of pid 100, try_to_compact_pages at 1000 to its zone's mm_compaction_end at 1500,
+ * closed by the pid's next attempt at 3000 (open at the end of the trace: truncated)
+ */
+static int write_no_alloc(const char *path)
+{
+	static const char *const no_alloc[] = {
+		"compaction:mm_compaction_try_to_compact_pages", "compaction:mm_compaction_begin",
+		"compaction:mm_compaction_end", NULL,
+	};
+	static struct synth s;
+	struct cb_tracedat_cpu cpus[2] = { { .data = s.data[0] }, { .data = s.data[1] } };
+	struct cb_tracedat_src src = {
+		.events = no_alloc, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
+		.extra_cmdlines = "100 app\n", .uname = "Linux synth 6.18 #1 SMP x86_64",
+	};
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/analysis-tracing-6.18", fixtures);
+	src.tracing_dir = dir;
+	syn_init(&s, T0);
+	e_try(&s, 0, T0 + 1000, 100, 9, GFP_TRANSHUGE);
+	e_begin(&s, 0, T0 + 1100, 100);
+	e_end(&s, 0, T0 + 1500, 100, 8);
+	e_try(&s, 0, T0 + 3000, 100, 9, GFP_TRANSHUGE);
+	cpus[0].size = (s.page[0] + 1) * PAGE;
+	cpus[1].size = (s.page[1] + 1) * PAGE;
+	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
+	return s.events;
+}
+
+/* without mm_page_alloc: the stall ends at its last event, its outcome is null, and said */
+static void test_no_alloc_event(void **state)
+{
+	char run[PATH_MAX], path[PATH_MAX];
+	FILE *f = fopen("/dev/null", "w");
+
+	snprintf(run, sizeof(run), "%s/noalloc", tmp);
+	assert_int_equal(cb_mkdir_p(run), 0);
+	put(run, "run.json", "{ \"cells\": [ { \"id\": \"c\", \"kernel\": \"host\", "
+	    "\"setting\": \"c\", \"workload\": \"wl\", \"rep\": 1 } ] }\n");
+	cell_trace = write_no_alloc;
+	make_cell(run, "c", true);
+	cell_trace = write_scenario;
+	assert_int_equal(cb_report_run(run, f, path, sizeof(path)), 0);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/c/summary.json", run);
+	assert_string_equal(jget(path, "metrics.dc_stalls"), "1");
+	assert_string_equal(jget(path, "metrics.dc_stall_total_ns"), "500");
+	assert_string_equal(jget(path, "metrics.dc_truncated"), "1");
+	assert_string_equal(jget(path, "trace.stall_end_by_last_event"), "1");
+	assert_string_equal(jget(path, "metrics.dc_success"), "null");
+	assert_string_equal(jget(path, "metrics.dc_fail"), "null");
+	assert_string_equal(jget(path, "crosscheck.trace_success"), "null");
+	assert_string_equal(jget(path, "metrics.alloc_high_order"), "null");
+	assert_non_null(strstr(jget(path, "warnings"), "the trace has no kmem:mm_page_alloc: each "
+			       "stall ends at its last compaction event"));
+}
+
 static void test_demand_passes(void **state)
 {
 	struct cb_metric_in in = { 0 };
@@ -678,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_pages),
 		cmocka_unit_test(test_cell_summary),
 		cmocka_unit_test(test_demand_passes),
+		cmocka_unit_test(test_no_alloc_event),
 	};
 	int ret;
 
