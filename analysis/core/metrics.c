@@ -552,7 +552,8 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 	[CB_M_BREAKUP_O9_EST] = A("breakup_o9_est", "blocks", LOWER, g_breakup, 0,
 		"waste, an estimate: a lower bound on free order >= 9 blocks (order-9 units) broken "
 		"up in the window: drops of the free count between samples not explained by the "
-		"order >= 9 allocations the trace saw (README: break-up estimate)",
+		"order >= 9 allocations the trace (else the THP counters) saw (README: break-up "
+		"estimate)",
 		COL(REPORT_WAVES, 9, "breakup_o9", 1, -1, 11)),
 };
 

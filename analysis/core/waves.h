@@ -75,7 +75,8 @@ struct cb_waves {
 	double breakup;			/* in order-9 blocks; a lower bound, an estimate */
 	size_t intervals;		/* sample intervals it summed */
 	double interval_ns_median;	/* their median length */
-	uint64_t big_allocs;		/* order >= 9 allocations the trace saw, in order-9 units */
+	uint64_t big_allocs;		/* order >= 9 allocations (A_k summed), in order-9 units */
+	bool big_allocs_vmstat;		/* A_k from samples.csv's thp_alloc, not the trace */
 };
 
 /*
@@ -112,11 +113,14 @@ int cb_waves_cut(struct cb_waves *ws, const struct cb_stalls *st);
 struct cb_sample_free {
 	uint64_t t;
 	uint64_t free[CB_WAVES_MAX_ORDER + 1];
+	bool has_thp;		/* the row had thp_alloc */
+	uint64_t thp;		/* huge pages allocated so far (/proc/vmstat THP counters) */
 };
 
 /*
  * cb_samples_free_parse - the free blocks per order of each sample time of a samples.csv
- * text (columns t_ns and o0..o10; missing order columns count 0) in [@ws, @we] (0, 0: all)
+ * text (columns t_ns and o0..o10; missing order columns count 0; the optional thp_alloc,
+ * the same in every zone's row of a time, must not go down) in [@ws, @we] (0, 0: all)
  * into a new array @out (free with free()). Returns the number of sample times, or -1 with
  * errno EINVAL and the bad line in @bad_line (a row that does not parse, times going back).
  */
@@ -130,7 +134,8 @@ double cb_free_units9(const uint64_t *free);
  * cb_waves_breakup - the break-up estimate (analysis/README.md): over each interval between
  * consecutive samples, max(0, F(t_k) - F(t_k+1) - A_k), F the free order >= 9 blocks in
  * order-9 units, A_k the order >= 9 allocations of @st with t_k < ts <= t_k+1 in order-9
- * units; summed into @ws (and per wave when @ws has waves). Also sets each wave's readiness.
+ * units (@st NULL: the rise of the samples' thp_alloc, which every sample must have);
+ * summed into @ws (and per wave when @ws has waves). Also sets each wave's readiness.
  * @samples must be in time order. Returns 0.
  */
 int cb_waves_breakup(struct cb_waves *ws, const struct cb_sample_free *samples, size_t n,
@@ -139,8 +144,9 @@ int cb_waves_breakup(struct cb_waves *ws, const struct cb_sample_free *samples, 
 /*
  * cb_waves_analyze - read @cell_dir's waves and samples.csv, cut @st's stalls and compute
  * readiness and the break-up estimate (samples in [@win_start, @win_end]; 0, 0: all) into
- * @out. A cell without samples.csv or without kmem:mm_page_alloc in the trace has no
- * break-up estimate; without wave lines, no waves. Returns 0, or -1 with @err.
+ * @out. The break-up estimate takes its allocations from the trace's kmem:mm_page_alloc,
+ * else from samples.csv's thp_alloc; a cell with neither, or without samples.csv, has none.
+ * Without wave lines, no waves. Returns 0, or -1 with @err.
  */
 int cb_waves_analyze(const char *cell_dir, const struct cb_stalls *st, uint64_t win_start,
 		     uint64_t win_end, struct cb_waves *out, char *err, size_t errlen);

@@ -68,12 +68,16 @@ double cb_free_units9(const uint64_t *free)
 	return u;
 }
 
-/* the columns of samples.csv's header @line: t_ns and o0..o10 (-1: absent); -1 without t_ns */
-static int free_columns(const char *line, int *ct, int *co)
+/*
+ * the columns of samples.csv's header @line: t_ns, o0..o10 and thp_alloc (-1: absent); -1
+ * without t_ns
+ */
+static int free_columns(const char *line, int *ct, int *co, int *cthp)
 {
 	char name[8];
 
 	*ct = cb_csv_column(line, "t_ns");
+	*cthp = cb_csv_column(line, "thp_alloc");
 	for (int o = 0; o <= CB_WAVES_MAX_ORDER; o++) {
 		snprintf(name, sizeof(name), "o%d", o);
 		co[o] = cb_csv_column(line, name);
@@ -102,9 +106,9 @@ static struct cb_sample_free *sample_new(struct cb_sample_free **out, size_t *n,
 long cb_samples_free_parse(const char *text, uint64_t ws, uint64_t we,
 			   struct cb_sample_free **out, int *bad_line)
 {
-	int ln = 0, ct = -1, co[CB_WAVES_MAX_ORDER + 1];
+	int ln = 0, ct = -1, cthp = -1, co[CB_WAVES_MAX_ORDER + 1];
 	struct cb_sample_free *cur = NULL;
-	unsigned long long t, v, last_t = 0;
+	unsigned long long t, v, thp = 0, last_t = 0, last_thp = 0;
 	size_t n = 0, cap = 0;
 	const char *p = text;
 	bool header = false, any = false;
@@ -115,7 +119,7 @@ long cb_samples_free_parse(const char *text, uint64_t ws, uint64_t we,
 		if (!line[0])
 			continue;
 		if (!header) {
-			if (free_columns(line, &ct, co))
+			if (free_columns(line, &ct, co, &cthp))
 				goto bad;
 			header = true;
 			continue;
@@ -126,8 +130,13 @@ long cb_samples_free_parse(const char *text, uint64_t ws, uint64_t we,
 		last_t = t;
 		if (we && (t < ws || t > we))
 			continue;
+		if (cthp >= 0 && (cb_csv_u64(line, cthp, &thp) || thp < last_thp))
+			goto bad;	/* a counter that went down */
+		last_thp = thp;
 		if (!cur || cur->t != t)
 			cur = sample_new(out, &n, &cap, t);
+		cur->has_thp = cthp >= 0;
+		cur->thp = thp;
 		for (int o = 0; o <= CB_WAVES_MAX_ORDER; o++) {
 			if (co[o] < 0)
 				continue;
@@ -201,8 +210,10 @@ int cb_waves_breakup(struct cb_waves *ws, const struct cb_sample_free *s, size_t
 		ws->w[i].has_breakup = true;
 		ws->w[i].breakup_before = ws->w[i].breakup_during = 0;
 	}
+	ws->big_allocs_vmstat = !st;
 	for (size_t k = 0; k + 1 < n; k++) {
-		double a = allocs_in(st, &at, s[k].t, s[k + 1].t);
+		double a = st ? allocs_in(st, &at, s[k].t, s[k + 1].t) :
+				(double)(s[k + 1].thp - s[k].thp);
 		double b = cb_free_units9(s[k].free) - cb_free_units9(s[k + 1].free) - a;
 		uint64_t t = s[k + 1].t;
 
@@ -233,6 +244,7 @@ int cb_waves_analyze(const char *cell_dir, const struct cb_stalls *st, uint64_t 
 	struct cb_sample_free *s = NULL;
 	char path[PATH_MAX], *text;
 	int bad = 0;
+	bool thp;
 	long n;
 
 	if (cb_waves_read(cell_dir, out, err, errlen))
@@ -247,14 +259,23 @@ int cb_waves_analyze(const char *cell_dir, const struct cb_stalls *st, uint64_t 
 	n = cb_samples_free_parse(text, win_start, win_end, &s, &bad);
 	free(text);
 	if (n < 0) {
-		snprintf(err, errlen, "%s: line %d: not a samples.csv row (t_ns, o0..o%d: whole "
-			 "numbers, times not going back)", path, bad, CB_WAVES_MAX_ORDER);
+		snprintf(err, errlen, "%s: line %d: not a samples.csv row (t_ns, o0..o%d, "
+			 "thp_alloc: whole numbers, times and thp_alloc not going back)", path, bad,
+			 CB_WAVES_MAX_ORDER);
 		cb_waves_free(out);
 		return -1;
 	}
-	/* without mm_page_alloc the drop cannot be told from allocations: no estimate */
+	/*
+	 * the allocations that explain a drop: the trace's, else the THP counters the sampler
+	 * read with each sample; with neither the drop cannot be told from them: no estimate
+	 */
+	thp = n > 0;
+	for (long k = 0; k < n; k++)
+		thp = thp && s[k].has_thp;
 	if (cb_stalls_recorded(st, "kmem:mm_page_alloc") && n > 1)
 		cb_waves_breakup(out, s, (size_t)n, st);
+	else if (thp && n > 1)
+		cb_waves_breakup(out, s, (size_t)n, NULL);
 	else if (n > 0)
 		set_ready(out, s, (size_t)n);
 	free(s);

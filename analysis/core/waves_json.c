@@ -147,5 +147,8 @@ struct json_object *cb_breakup_json(const struct cb_waves *ws)
 	json_object_object_add(o, "intervals", json_object_new_int64((int64_t)ws->intervals));
 	json_object_object_add(o, "interval_ns_median", cb_json_num(ws->interval_ns_median));
 	json_object_object_add(o, "allocs_o9_units", json_object_new_int64((int64_t)ws->big_allocs));
+	json_object_object_add(o, "allocs_from", json_object_new_string(ws->big_allocs_vmstat ?
+		"samples.csv thp_alloc (THP only: other order>=9 allocations count as break-ups)" :
+		"trace kmem:mm_page_alloc"));
 	return o;
 }

@@ -7,6 +7,7 @@
 #include "energy.h"
 #include "frag.h"
 #include "util.h"
+#include "vmstat.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@ struct cb_sampler {
 	unsigned int period_ms;
 	int hpage_order;
 	int norders;		/* columns o0..o<norders-1>, fixed by the first sample */
+	bool thp;		/* column thp_alloc: /proc/vmstat had thp_fault_alloc at the first */
 	struct cb_zone_info zi[CB_FRAG_MAX_ZONES];
 	int nz;
 	int samples, errors;
@@ -57,7 +59,34 @@ static int sample_energy(struct cb_sampler *s, char *err, size_t errlen)
 	return 0;
 }
 
-/* one sample: read buddyinfo, write a row per zone; the energy counters */
+/* the THP counters summed into samples.csv's thp_alloc, where the kernel has them */
+static const char *const thp_allocs[] = { "thp_fault_alloc", "thp_collapse_alloc",
+					  "thp_file_alloc", NULL };
+
+/*
+ * huge pages the kernel handed out so far (/proc/vmstat): the break-up estimate's
+ * order >= 9 allocations when the trace has no kmem:mm_page_alloc. -1 without
+ * thp_fault_alloc (a kernel without THP, or a fake tree without vmstat).
+ */
+static long long thp_alloc_count(const struct cb_sampler *s)
+{
+	struct cb_vmstat v = { 0 };
+	char path[PATH_MAX];
+	long long sum = 0, x;
+
+	if (cb_path(path, sizeof(path), "%s/proc/vmstat", s->root) < 0 ||
+	    cb_vmstat_read(path, &v, NULL, 0) < 0)
+		return -1;
+	if (cb_vmstat_get(&v, thp_allocs[0], &x) < 0)
+		sum = -1;
+	for (int i = 0; sum >= 0 && thp_allocs[i]; i++)
+		if (cb_vmstat_get(&v, thp_allocs[i], &x) == 0)
+			sum += x;
+	cb_vmstat_free(&v);
+	return sum;
+}
+
+/* one sample: read buddyinfo (and the THP counters), write a row per zone; the energy counters */
 static int sample(struct cb_sampler *s, char *err, size_t errlen)
 {
 	struct cb_zone_free bz[CB_FRAG_MAX_ZONES];
@@ -65,6 +94,7 @@ static int sample(struct cb_sampler *s, char *err, size_t errlen)
 	char path[PATH_MAX], *text;
 	uint64_t t = cb_now_ns();
 	int nb, i, k, bad = 0;
+	long long thp;
 
 	if (cb_path(path, sizeof(path), "%s/proc/buddyinfo", s->root) < 0)
 		return -1;
@@ -80,12 +110,20 @@ static int sample(struct cb_sampler *s, char *err, size_t errlen)
 		cb_set_err(err, errlen, "%s: line %d: not a buddyinfo line", path, bad);
 		return -1;
 	}
+	thp = thp_alloc_count(s);
 	if (!s->norders) {
 		s->norders = bz[0].norders;
+		s->thp = thp >= 0;
 		fprintf(s->out, "t_ns,node,zone,present,score,weighted,node_score");
 		for (k = 0; k < s->norders; k++)
 			fprintf(s->out, ",o%d", k);
-		fprintf(s->out, "\n");
+		fprintf(s->out, "%s\n", s->thp ? ",thp_alloc" : "");
+	}
+	if (s->thp && thp < 0) {
+		errno = EIO;
+		cb_set_err(err, errlen, "%s/proc/vmstat: thp_fault_alloc gone since the first "
+			   "sample", s->root);
+		return -1;
 	}
 	cb_frag_scores(bz, nb, s->zi, s->nz, s->hpage_order, sc);
 	for (i = 0; i < nb; i++) {
@@ -95,6 +133,8 @@ static int sample(struct cb_sampler *s, char *err, size_t errlen)
 		for (k = 0; k < s->norders; k++)
 			fprintf(s->out, ",%llu", k < bz[i].norders ?
 				(unsigned long long)bz[i].nr_free[k] : 0ULL);
+		if (s->thp)
+			fprintf(s->out, ",%lld", thp);
 		fprintf(s->out, "\n");
 	}
 	if (fflush(s->out)) {

@@ -14,7 +14,7 @@
  * samples.csv, one row per zone per sample (times are CLOCK_MONOTONIC, like the trace and
  * meta.json's window):
  *
- *   t_ns,node,zone,present,score,weighted,node_score,o0,o1,...,o10
+ *   t_ns,node,zone,present,score,weighted,node_score,o0,o1,...,o10[,thp_alloc]
  *
  * energy.csv has a row per RAPL package/DRAM zone per sample (harness/lib/energy.h): the
  * analyzer sums the wrap-corrected deltas between consecutive readings, so that a cell
@@ -23,6 +23,9 @@
  * o<k> is the zone's free block count of order k from /proc/buddyinfo; score is
  * fragmentation_score_zone(), weighted fragmentation_score_zone_weighted() and node_score
  * fragmentation_score_node() as mm/compaction.c computes them (harness/lib/frag.h).
+ * thp_alloc, where /proc/vmstat has thp_fault_alloc at the first sample, is the sum of the
+ * THP allocation counters at that sample (the same in each zone's row): the break-up
+ * estimate's allocations when the trace has no kmem:mm_page_alloc.
  *
  * @root prefixes every /proc and /sys path ("" or NULL for the real ones; tests use a fake
  * tree). Every file is written under a temporary name and renamed. Functions return -1 (or

@@ -25,6 +25,7 @@
 #include "frag.h"
 #include "metrics.h"
 #include "sampler.h"
+#include "waves.h"
 #include "util.h"
 
 static char root[] = "/tmp/cb-test-agent-XXXXXX";
@@ -139,6 +140,7 @@ static void test_cpu_and_energy_parsers(void **state)
 static void fake_tree(void)
 {
 	put("proc/buddyinfo", buddy1);
+	put("proc/vmstat", "nr_free_pages 5\nthp_fault_alloc 7\nthp_collapse_alloc 2\n");
 	put("proc/zoneinfo", zoneinfo);
 	put("proc/pagetypeinfo", "Page block order: 9\nPages per block:  512\n");
 	put("proc/38/comm", "kcompactd0\n");
@@ -187,6 +189,7 @@ static void test_sampler(void **state)
 	assert_non_null(s);
 	nanosleep(&ms60, NULL);
 	put("proc/buddyinfo", buddy2);
+	put("proc/vmstat", "nr_free_pages 5\nthp_fault_alloc 10\nthp_collapse_alloc 2\n");
 	nanosleep(&ms60, NULL);
 	n = cb_sampler_stop(s, err, sizeof(err));
 	assert_true(n >= 3);
@@ -204,6 +207,19 @@ static void test_sampler(void **state)
 	assert_non_null(strstr(text, ",0,Normal,9000,0,0,7,0,"));
 	assert_int_equal(cb_samples_parse(text, 0, 0, &a, &b, &c, NULL), n);
 	assert_true(a == 11 && b == 7 && c == 11);
+	/* /proc/vmstat's THP counters summed, each sample's in every zone's row: 7 + 2, 10 + 2 */
+	assert_non_null(strstr(text, ",o10,thp_alloc\n"));
+	assert_non_null(strstr(text, ",9\n"));
+	assert_non_null(strstr(text, ",12\n"));
+	{
+		struct cb_sample_free *sf;
+		int bad = 0;
+		long ns = cb_samples_free_parse(text, 0, 0, &sf, &bad);
+
+		assert_int_equal(ns, n);
+		assert_true(sf[0].has_thp && sf[0].thp == 9 && sf[ns - 1].thp == 12);
+		free(sf);
+	}
 	free(text);
 	text = cell_file("cpu.before");
 	assert_non_null(strstr(text, "38 kcompactd0 schedstat 1000\n40 khugepaged stat "));

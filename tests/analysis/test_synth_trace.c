@@ -657,7 +657,7 @@ static int write_no_alloc(const char *path)
 /* without mm_page_alloc: the stall ends at its last event, its outcome is null, and said */
 static void test_no_alloc_event(void **state)
 {
-	char run[PATH_MAX], path[PATH_MAX];
+	char run[PATH_MAX], path[PATH_MAX], *sum;
 	FILE *f = fopen("/dev/null", "w");
 
 	snprintf(run, sizeof(run), "%s/noalloc", tmp);
@@ -680,6 +680,27 @@ static void test_no_alloc_event(void **state)
 	assert_string_equal(jget(path, "metrics.alloc_high_order"), "null");
 	assert_non_null(strstr(jget(path, "warnings"), "the trace has no kmem:mm_page_alloc: each "
 			       "stall ends at its last compaction event"));
+	/* samples.csv without thp_alloc: nothing explains a drop of free blocks, no estimate */
+	sum = cb_read_file(path, NULL);
+	assert_non_null(sum);
+	assert_null(strstr(sum, "\"breakup\""));
+	free(sum);
+
+	/*
+	 * with the sampler's THP counter: free order-9 blocks 10, 7, 8 at 1000, 2000, 3000 and
+	 * one huge page allocated in the first interval: 10 - 7 - 1 = 2 blocks broken up
+	 */
+	snprintf(path, sizeof(path), "%s/c", run);
+	put(path, "samples.csv", "t_ns,node,zone,present,score,weighted,node_score,o9,thp_alloc\n"
+	    "1000001000,0,Normal,9000,40,30,30,10,4\n1000002000,0,Normal,9000,40,30,30,7,5\n"
+	    "1000003000,0,Normal,9000,40,30,30,8,5\n");
+	f = fopen("/dev/null", "w");
+	assert_int_equal(cb_report_run(run, f, path, sizeof(path)), 0);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/c/summary.json", run);
+	assert_string_equal(jget(path, "breakup.blocks_o9"), "2");
+	assert_string_equal(jget(path, "breakup.allocs_o9_units"), "1");
+	assert_non_null(strstr(jget(path, "breakup.allocs_from"), "samples.csv thp_alloc"));
 }
 
 static void test_demand_passes(void **state)

@@ -327,6 +327,35 @@ static void test_breakup_series(void **state)
 	assert_true(ws.breakup == 7);
 	free(s);
 
+	/*
+	 * no trace allocations, the THP counter instead (st NULL): thp_alloc rising by the
+	 * trace's A_k of each interval (1, 2, 0, 1, 2) gives the same 8 blocks
+	 */
+	{
+		static const char thp_csv[] = "t_ns,node,zone,o9,o10,thp_alloc\n"
+			"100,0,DMA32,2,0,5\n100,0,Normal,8,2,5\n200,0,DMA32,2,0,6\n"
+			"200,0,Normal,6,2,6\n300,0,DMA32,2,0,8\n300,0,Normal,6,1,8\n"
+			"400,0,DMA32,0,0,8\n400,0,Normal,6,1,8\n500,0,DMA32,0,0,9\n"
+			"500,0,Normal,2,0,9\n600,0,DMA32,0,0,11\n600,0,Normal,6,0,11\n";
+
+		n = cb_samples_free_parse(thp_csv, 0, 0, &s, &bad);
+		assert_int_equal(n, 6);
+		assert_true(s[0].has_thp && s[0].thp == 5 && s[5].thp == 11);
+		assert_int_equal(cb_waves_breakup(&ws, s, (size_t)n, NULL), 0);
+		assert_true(ws.breakup == 8 && ws.big_allocs == 6 && ws.big_allocs_vmstat);
+		assert_true(w[0].breakup_during == 1 && w[1].breakup_before == 2 &&
+			    w[1].breakup_during == 5);
+		free(s);
+		/* without the column a sample says so */
+		n = cb_samples_free_parse(csv, 0, 0, &s, &bad);
+		assert_false(s[0].has_thp);
+		free(s);
+		/* a THP counter that goes down is bad input, at its line */
+		assert_int_equal(cb_samples_free_parse("t_ns,o9,thp_alloc\n5,1,7\n6,1,6\n", 0, 0,
+						       &s, &bad), -1);
+		assert_int_equal(bad, 3);
+	}
+
 	/* time going back, and a count that is not a number: the line is named */
 	assert_int_equal(cb_samples_free_parse("t_ns,o9\n5,1\n4,1\n", 0, 0, &s, &bad), -1);
 	assert_int_equal(bad, 3);
