@@ -531,17 +531,27 @@ static int cmp_double(const void *a, const void *b)
 
 int cb_stalls_finish(struct cb_stalls *s)
 {
+	/* without the allocation's event nothing closes a pid's last attempt but the end */
+	bool no_alloc = !cb_stalls_recorded(s, "kmem:mm_page_alloc");
 	struct pst *tab = s->pids;
 	size_t i;
 
 	for (i = 0; i < s->pcap; i++) {
+		bool run_open = tab[i].run_attr >= 0;
+
 		if (!tab[i].used)
 			continue;
 		commit_awaiting(s, &tab[i]);
-		if (tab[i].run_attr >= 0)
+		if (run_open)
 			commit_run(s, &tab[i], tab[i].run_attr, true);
 		if (!tab[i].active)
 			continue;
+		if (no_alloc && !run_open && !tab[i].cut) {
+			/* its zones' runs all ended: as complete as the trace can tell */
+			if (close_attempt(s, &tab[i], 0, false) < 0)
+				return -1;
+			continue;
+		}
 		tab[i].active = false;
 		if (tab[i].cut) {
 			s->cut_by_loss++;

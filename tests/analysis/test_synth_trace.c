@@ -623,9 +623,10 @@ static int write_demand_scenario(const char *path)
 }
 
 /*
- * a trace recorded without kmem:mm_page_alloc (an events list that leaves it out): one THP
+ * a trace recorded without kmem:mm_page_alloc (an events list that leaves it out): a THP
  * stall of pid 100, try_to_compact_pages at 1000 to its zone's mm_compaction_end at 1500,
- * closed by the pid's next attempt at 3000 (open at the end of the trace: truncated)
+ * which nothing but the end of the trace closes (counted: its run ended), and one of pid
+ * 101 whose run begun at 2100 is still open there (truncated)
  */
 static int write_no_alloc(const char *path)
 {
@@ -637,7 +638,7 @@ static int write_no_alloc(const char *path)
 	struct cb_tracedat_cpu cpus[2] = { { .data = s.data[0] }, { .data = s.data[1] } };
 	struct cb_tracedat_src src = {
 		.events = no_alloc, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
-		.extra_cmdlines = "100 app\n", .uname = "Linux synth 6.18 #1 SMP x86_64",
+		.extra_cmdlines = "100 app\n101 app2\n", .uname = "Linux synth 6.18 #1 SMP x86_64",
 	};
 	char dir[PATH_MAX];
 
@@ -647,7 +648,8 @@ static int write_no_alloc(const char *path)
 	e_try(&s, 0, T0 + 1000, 100, 9, GFP_TRANSHUGE);
 	e_begin(&s, 0, T0 + 1100, 100);
 	e_end(&s, 0, T0 + 1500, 100, 8);
-	e_try(&s, 0, T0 + 3000, 100, 9, GFP_TRANSHUGE);
+	e_try(&s, 1, T0 + 2000, 101, 9, GFP_TRANSHUGE);
+	e_begin(&s, 1, T0 + 2100, 101);
 	cpus[0].size = (s.page[0] + 1) * PAGE;
 	cpus[1].size = (s.page[1] + 1) * PAGE;
 	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
