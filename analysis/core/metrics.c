@@ -384,7 +384,8 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		"attempts open when the ring buffer lost events: counted apart, not in dc_stalls"),
 	[CB_M_ALLOC_HI] = T("alloc_high_order", "count", NONE, g_alloc_hi,
 		"kmem:mm_page_alloc events of order > 0 the trace holds in the window (failed ones "
-		"included; by default those that may direct-reclaim and all of order >= 9)"),
+		"included; with the collector's filter, those that may direct-reclaim and all of order "
+		">= 9; null without the event, which the default events leave out)"),
 	[CB_M_ALLOC_HI_FAILED] = TK(7, "alloc_high_order_failed", "count", LOWER,
 		g_alloc_hi_failed, 0,
 		"of those, the failed ones (no page): the caller fell back to smaller pages, e.g. "

@@ -49,12 +49,14 @@ const char *const cb_collector_default_events[] = {
 	"vmscan:mm_vmscan_kswapd_sleep",
 	"vmscan:mm_vmscan_wakeup_kswapd",
 	/*
-	 * allocations that can stall (direct reclaim allowed) end the analysis' attempts; those
-	 * of order >= 9 feed THP success and the break-up estimate. The others (GFP_NOWAIT skb
-	 * frags, ~2/3 of kernel-demand's) were what made recording cost ~7% there
-	 * (bench/observer/README.md).
+	 * Not kmem:mm_page_alloc: its tracepoint runs, filter and all, for every page the kernel
+	 * hands out, and that cost a fragmented guest's THP faults 2.4% (each one that falls
+	 * back faults 512 base pages), against 0.3% for the rest of this list
+	 * (bench/observer/README.md). The analysis does without it (analysis/README.md: a
+	 * stall ends at its last compaction event, success and fail are unknown, the break-up
+	 * estimate counts huge pages from the sampler's THP counters); `-e` adds it, as
+	 * CB_COLLECTOR_ALLOC_EVENT for the allocations that can stall and all of order >= 9.
 	 */
-	"kmem:mm_page_alloc if order > 0 && (order >= 9 || gfp_flags & __GFP_DIRECT_RECLAIM)",
 	"kmem:mm_page_alloc_extfrag",
 	/* khugepaged: 5.10 has the first four, the _file ones came with 5.19 */
 	"huge_memory:mm_khugepaged_scan_pmd",

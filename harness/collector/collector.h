@@ -114,10 +114,18 @@ static inline bool cb_collector_stats_lost(const struct cb_collector_stats *st)
 
 /*
  * the events recorded when the config names none (NULL-terminated): compaction:*, direct
- * reclaim begin/end, kswapd wake/sleep/wakeup, mm_page_alloc if order > 0,
- * mm_page_alloc_extfrag, the huge_memory khugepaged events, sched_process_exec/fork
+ * reclaim begin/end, kswapd wake/sleep/wakeup, mm_page_alloc_extfrag, the huge_memory
+ * khugepaged events, sched_process_exec/fork
  */
 extern const char *const cb_collector_default_events[];
+
+/*
+ * the allocation event to add to them for the analysis' allocation view (each stall ended
+ * at its allocation, success and fail, the high-order allocations): the allocations that
+ * can stall, and all of order >= 9. Not in the default for its cost (collector.c).
+ */
+#define CB_COLLECTOR_ALLOC_EVENT \
+	"kmem:mm_page_alloc if order > 0 && (order >= 9 || gfp_flags & __GFP_DIRECT_RECLAIM)"
 
 /*
  * cb_collector_check_event - whether @spec has the shape cb_collector_start() takes
