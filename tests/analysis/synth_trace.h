@@ -187,6 +187,30 @@ static inline void e_reclaim(struct synth *s, int cpu, uint64_t ts, int pid)
 
 #define T0 1000000000ULL
 
+/*
+ * @s's events as a trace file at @path: the formats of @evs from @fixture_dir's
+ * analysis-tracing-6.18 tree, @cmdlines ("pid comm\n" lines) for the tasks; its event count
+ */
+static inline int syn_write(struct synth *s, const char *path, const char *fixture_dir,
+			    const char *const *evs, const char *cmdlines)
+{
+	struct cb_tracedat_cpu cpus[2] = {
+		{ .data = s->data[0], .size = (s->page[0] + 1) * PAGE },
+		{ .data = s->data[1], .size = (s->page[1] + 1) * PAGE },
+	};
+	struct cb_tracedat_src src = {
+		.events = evs, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
+		.extra_cmdlines = cmdlines, .uname = "Linux synth 6.18 #1 SMP x86_64",
+	};
+	char dir[PATH_MAX], err[1024] = "";
+
+	snprintf(dir, sizeof(dir), "%s/analysis-tracing-6.18", fixture_dir);
+	src.tracing_dir = dir;
+	if (cb_tracedat_write(path, &src, NULL, err, sizeof(err)) <= 0)
+		fail_msg("%s: %s", path, err);
+	return s->events;
+}
+
 /* @dir/@name holds @text (a cell's file), written atomically */
 static inline void put(const char *dir, const char *name, const char *text)
 {

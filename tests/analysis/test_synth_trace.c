@@ -74,20 +74,8 @@ static char cberr[1024];
 static int write_scenario(const char *path)
 {
 	static struct synth s;
-	struct cb_tracedat_cpu cpus[2] = {
-		{ .data = s.data[0] }, { .data = s.data[1] },
-	};
-	struct cb_tracedat_src src = {
-		.events = events, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
-		.extra_cmdlines = "100 app\n101 app2\n102 net\n40 khugepaged\n103 app3\n"
-				  "38 kcompactd0\n300 sh\n600 net2\n104 app4\n301 cb-wmark\n",
-		.uname = "Linux synth 6.18 #1 SMP x86_64",
-	};
-	char dir[PATH_MAX];
 	int i;
 
-	snprintf(dir, sizeof(dir), "%s/analysis-tracing-6.18", fixtures);
-	src.tracing_dir = dir;
 	syn_init(&s, T0);
 	e_try(&s, 0, T0 + 1000, 100, 9, GFP_TRANSHUGE);
 	e_begin(&s, 1, T0 + 1100, 100);
@@ -131,10 +119,8 @@ static int write_scenario(const char *path)
 	e_alloc(&s, 0, T0 + 13500, 600, 0, true);
 	e_try(&s, 1, T0 + 14000, 104, 3, GFP_KERNEL | G_COMP);
 	e_begin(&s, 1, T0 + 14010, 104);
-	cpus[0].size = (s.page[0] + 1) * PAGE;
-	cpus[1].size = (s.page[1] + 1) * PAGE;
-	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
-	return s.events;
+	return syn_write(&s, path, fixtures, events, "100 app\n101 app2\n102 net\n40 khugepaged\n"
+			 "103 app3\n38 kcompactd0\n300 sh\n600 net2\n104 app4\n301 cb-wmark\n");
 }
 
 /*
@@ -635,25 +621,14 @@ static int write_no_alloc(const char *path)
 		"compaction:mm_compaction_end", NULL,
 	};
 	static struct synth s;
-	struct cb_tracedat_cpu cpus[2] = { { .data = s.data[0] }, { .data = s.data[1] } };
-	struct cb_tracedat_src src = {
-		.events = no_alloc, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
-		.extra_cmdlines = "100 app\n101 app2\n", .uname = "Linux synth 6.18 #1 SMP x86_64",
-	};
-	char dir[PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s/analysis-tracing-6.18", fixtures);
-	src.tracing_dir = dir;
 	syn_init(&s, T0);
 	e_try(&s, 0, T0 + 1000, 100, 9, GFP_TRANSHUGE);
 	e_begin(&s, 0, T0 + 1100, 100);
 	e_end(&s, 0, T0 + 1500, 100, 8);
 	e_try(&s, 1, T0 + 2000, 101, 9, GFP_TRANSHUGE);
 	e_begin(&s, 1, T0 + 2100, 101);
-	cpus[0].size = (s.page[0] + 1) * PAGE;
-	cpus[1].size = (s.page[1] + 1) * PAGE;
-	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
-	return s.events;
+	return syn_write(&s, path, fixtures, no_alloc, "100 app\n101 app2\n");
 }
 
 /* without mm_page_alloc: the stall ends at its last event, its outcome is null, and said */

@@ -40,9 +40,6 @@ static char tmp[] = "/tmp/cb-test-waves-XXXXXX";
 
 #include "synth_trace.h"
 
-/* the message of the last failing call under test */
-static char cberr[1024];
-
 /* a THP stall of pid @pid from @t lasting @d ns: try, begin, end (success), alloc o9 */
 static void thp_stall(struct synth *s, uint64_t t, int pid, uint64_t d)
 {
@@ -62,21 +59,11 @@ static void write_wave_trace(const char *path)
 	static const uint64_t at[] = { 1000, 2000, 7000, 10000, 15000, 20000, 30000, 31000, 32000 };
 	static const uint64_t dur[] = { 100, 300, 400, 200, 90, 80, 50, 60, 70 };
 	static struct synth s;
-	struct cb_tracedat_cpu cpus[2] = { { .data = s.data[0] }, { .data = s.data[1] } };
-	struct cb_tracedat_src src = {
-		.events = events, .nr_cpus = 2, .cpu = cpus, .trace_clock = "mono",
-		.extra_cmdlines = "100 app\n", .uname = "Linux synth 6.18 #1 SMP x86_64",
-	};
-	char dir[PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s/analysis-tracing-6.18", fixtures);
-	src.tracing_dir = dir;
 	syn_init(&s, T0);
 	for (size_t i = 0; i < CB_ARRAY_SIZE(at); i++)
 		thp_stall(&s, at[i], 100 + (int)i, dur[i]);
-	cpus[0].size = (s.page[0] + 1) * PAGE;
-	cpus[1].size = (s.page[1] + 1) * PAGE;
-	assert_true(cb_tracedat_write(path, &src, NULL, cberr, sizeof(cberr)) > 0);
+	syn_write(&s, path, fixtures, events, "100 app\n");
 }
 
 #define WAVES_LINE "{\"type\":\"waves\",\"arrival\":\"periodic\",\"period_s\":0.00001," \
