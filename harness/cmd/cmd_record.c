@@ -35,7 +35,7 @@
 static const struct cb_opt record_opts[] = {
 	{ "output", 'o', "FILE", "trace file to write (default trace.dat); spool files go beside it" },
 	{ "event", 'e', "EVENT", "system:event or system:*, optionally \" if FILTER\"; repeatable "
-	  "(default: the collector's list)" },
+	  "(default: the list below)" },
 	{ "no-probes", 256, NULL, "no kprobes on the allocator: tracepoints only" },
 	{ "buffer-kb", 'b', "N", "per-CPU ring buffer size in KiB (default 16384, at most 1/32 of "
 	  "memory)" },
@@ -55,6 +55,13 @@ static void usage(FILE *out)
 		     "if CMD could not be run. Instances and probes left by a killed collector are\n"
 		     "removed first. Options:\n\n");
 	cb_opt_usage(out, record_opts, NR_OPTS, 22);
+	fprintf(out, "\nDefault events (any -e replaces them all):\n");
+	for (int i = 0; cb_collector_default_events[i]; i++)
+		fprintf(out, "  %s\n", cb_collector_default_events[i]);
+	fprintf(out, "Not among them: kmem:mm_page_alloc, whose tracepoint runs for every page "
+		     "the kernel\nhands out. For the analysis' allocation view (stalls ended at "
+		     "their allocation,\nsuccess and fail) add them all and\n  -e '%s'\n",
+		CB_COLLECTOR_ALLOC_EVENT);
 }
 
 static void log_line(const char *msg)
