@@ -360,11 +360,6 @@ bool cb_summary_stretched(struct json_object *sum, double *share)
 	return *share > CB_HOST_OTHER_WARN;
 }
 
-/*
- * A guest's host busy with other work (meta.json qemu.host_other_share): summary.json's
- * "host_other_share" and "guest_clock", and over CB_HOST_OTHER_WARN a warning, added to the
- * cell's own, unless the guest's clock counts instructions.
- */
 /* warning @w into summary.json's "warnings" and after the cell's own in @cs->warning */
 static void add_warning(struct json_object *root, struct cb_cell_summary *cs, const char *w)
 {
@@ -374,6 +369,11 @@ static void add_warning(struct json_object *root, struct cb_cell_summary *cs, co
 	snprintf(cs->warning + len, sizeof(cs->warning) - len, "%s%s", len ? "; " : "", w);
 }
 
+/*
+ * A guest's host busy with other work (meta.json qemu.host_other_share): summary.json's
+ * "host_other_share" and "guest_clock", and over CB_HOST_OTHER_WARN a warning, added to the
+ * cell's own, unless the guest's clock counts instructions.
+ */
 static void host_warning(struct json_object *root, struct cb_cell_summary *cs)
 {
 	char w[300];

@@ -72,13 +72,12 @@ static long long thp_alloc_count(const struct cb_sampler *s)
 {
 	struct cb_vmstat v = { 0 };
 	char path[PATH_MAX];
-	long long sum = 0, x;
+	long long sum, x;
 
 	if (cb_path(path, sizeof(path), "%s/proc/vmstat", s->root) < 0 ||
 	    cb_vmstat_read(path, &v, NULL, 0) < 0)
 		return -1;
-	if (cb_vmstat_get(&v, thp_allocs[0], &x) < 0)
-		sum = -1;
+	sum = cb_vmstat_get(&v, thp_allocs[0], &x) < 0 ? -1 : 0;
 	for (int i = 0; sum >= 0 && thp_allocs[i]; i++)
 		if (cb_vmstat_get(&v, thp_allocs[i], &x) == 0)
 			sum += x;
@@ -110,7 +109,8 @@ static int sample(struct cb_sampler *s, char *err, size_t errlen)
 		cb_set_err(err, errlen, "%s: line %d: not a buddyinfo line", path, bad);
 		return -1;
 	}
-	thp = thp_alloc_count(s);
+	/* the first sample decides whether there is a column; without one, no more reading */
+	thp = !s->norders || s->thp ? thp_alloc_count(s) : -1;
 	if (!s->norders) {
 		s->norders = bz[0].norders;
 		s->thp = thp >= 0;
@@ -121,8 +121,8 @@ static int sample(struct cb_sampler *s, char *err, size_t errlen)
 	}
 	if (s->thp && thp < 0) {
 		errno = EIO;
-		cb_set_err(err, errlen, "%s/proc/vmstat: thp_fault_alloc gone since the first "
-			   "sample", s->root);
+		cb_set_err(err, errlen, "%s/proc/vmstat: cannot read thp_fault_alloc, which the "
+			   "first sample had", s->root);
 		return -1;
 	}
 	cb_frag_scores(bz, nb, s->zi, s->nz, s->hpage_order, sc);
