@@ -15,6 +15,7 @@
 #include "registry.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -277,9 +278,11 @@ static int run_phases(struct cb_run *run, const struct cb_cell *cell, const char
 	if (policies_start(run, cell, pol) < 0)
 		return -1;
 	if (w->phase[CB_PHASE_FRAGMENT].wl) {
-		if (spawn_phase(run, cell, cell_dir, CB_PHASE_FRAGMENT, frag, wl_meta) < 0)
-			return -1;
-		if (wait_for(run, procs, frag, true, w->ready_timeout_s, "waiting for the fragmenter") < 0)
+		/* a held fragmenter (saved state) said ready before the guest was saved */
+		if (frag->pid <= 0 &&
+		    (spawn_phase(run, cell, cell_dir, CB_PHASE_FRAGMENT, frag, wl_meta) < 0 ||
+		     wait_for(run, procs, frag, true, w->ready_timeout_s,
+			      "waiting for the fragmenter") < 0))
 			return -1;
 		cb_timing_lap(&run->timing, CB_PART_FRAGMENT);
 		if (settle(run, procs, frag, w->settle_s) < 0)
@@ -475,6 +478,41 @@ static int cell_phases(struct cb_run *run, const struct cb_cell *cell, const cha
 	return rc;
 }
 
+/*
+ * a held fragmenter's output, written on the guest's tmpfs while the results share was
+ * unmounted for the save, into the cell's workload/ under the name it would have had
+ */
+static int held_output(struct cb_run *run, const char *cell_dir)
+{
+	const char *out = run->held->out;
+	/* the output's name without its extension, then .stderr (spawn_phase) */
+	int stem = (int)(strrchr(out, '.') ? strrchr(out, '.') - out : (long)strlen(out));
+
+	for (int i = 0; i < 2; i++) {
+		char src[PATH_MAX], dst[PATH_MAX], *data;
+		size_t len;
+		int rc;
+
+		if (cb_path(src, sizeof(src), "%s/%.*s%s", run->held->dir, i ? stem : INT_MAX, out,
+			    i ? ".stderr" : "") < 0 ||
+		    cb_path(dst, sizeof(dst), "%s/%.*s%s", cell_dir, i ? stem : INT_MAX, out,
+			    i ? ".stderr" : "") < 0)
+			return -1;
+		data = cb_read_file(src, &len);
+		if (!data) {
+			cb_run_set_err(run, "%s: cannot read: %s", src, strerror(errno));
+			return -1;
+		}
+		rc = cb_write_file_atomic(dst, data, len);
+		free(data);
+		if (rc < 0) {
+			cb_run_set_err(run, "%s: cannot write: %s", dst, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* close the window: sampler, after-snapshots, energy; then the phases' ends and the trace */
 static int window_close(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir,
 			struct cell_state *c)
@@ -500,6 +538,8 @@ static int window_close(struct cb_run *run, const struct cb_cell *cell, const ch
 	c->end_ns = cb_now_ns();
 	/* the fragmenter's memory is freed only after the window: that is no demand */
 	end_procs(c->pr);
+	if (run->held && held_output(run, cell_dir) < 0)
+		return -1;
 	for (int p = CB_PHASE_FRAGMENT; p < CB_NR_PHASES; p += CB_PHASE_BACKGROUND) {
 		if (c->pr[p].pid > 0 && !stopped_ok(&c->pr[p])) {
 			cb_run_set_err(run, "%s: %s when stopped",
@@ -550,6 +590,56 @@ static int cell_end(struct cb_run *run, const char *cell_dir, struct cell_state 
 	return ret;
 }
 
+int cb_agent_fragment_hold(struct cb_run *run, const struct cb_cell *cell, const char *dir,
+			   struct cb_held_fragment *h)
+{
+	const struct cb_workload *w = cell->workload;
+	struct cb_proc none[CB_NR_PHASES] = { CB_PROC_INIT, CB_PROC_INIT, CB_PROC_INIT,
+					      CB_PROC_INIT };
+	struct cb_proc *procs[CB_NR_PHASES] = { &h->proc, &none[1], &none[2], &none[3] };
+	struct json_object *arr = json_object_new_array();
+	char path[PATH_MAX];
+	int rc;
+
+	h->proc = (struct cb_proc)CB_PROC_INIT;
+	h->entry = NULL;
+	if (!w->phase[CB_PHASE_FRAGMENT].wl) {
+		cb_run_set_err(run, "[workload %s] has no fragment phase to save a guest after",
+			       w->name);
+		json_object_put(arr);
+		return -1;
+	}
+	snprintf(h->dir, sizeof(h->dir), "%s", dir);
+	if (cb_path(path, sizeof(path), "%s/workload", dir) < 0 || cb_mkdir_p(path) < 0) {
+		cb_run_set_err(run, "%s/workload: cannot create: %s", dir, strerror(errno));
+		json_object_put(arr);
+		return -1;
+	}
+	rc = spawn_phase(run, cell, dir, CB_PHASE_FRAGMENT, &h->proc, arr);
+	if (json_object_array_length(arr)) {
+		struct json_object *out;
+
+		h->entry = json_object_get(json_object_array_get_idx(arr, 0));
+		json_object_object_get_ex(h->entry, "output", &out);
+		snprintf(h->out, sizeof(h->out), "%s", json_object_get_string(out));
+	}
+	json_object_put(arr);
+	if (rc < 0 || wait_for(run, procs, &h->proc, true, w->ready_timeout_s,
+			       "waiting for the fragmenter") < 0)
+		return -1;
+	return 0;
+}
+
+void cb_agent_fragment_drop(struct cb_held_fragment *h)
+{
+	cb_proc_stop(&h->proc, FRAGMENTER_GRACE_S);
+	if (h->proc.pid > 0)
+		cb_proc_finish(&h->proc);
+	json_object_put(h->entry);
+	json_object_put(h->meta);
+	h->entry = h->meta = NULL;
+}
+
 int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
 	struct cell_state c = {
@@ -558,6 +648,12 @@ int cb_agent_run_cell(struct cb_run *run, const struct cb_cell *cell, const char
 
 	run->err[0] = '\0';
 	c.meta = cell_meta(run, cell, &c.wl_meta);
+	if (run->held) { /* the held fragmenter is the cell's from here on */
+		c.pr[CB_PHASE_FRAGMENT] = run->held->proc;
+		run->held->proc = (struct cb_proc)CB_PROC_INIT;
+		json_object_array_add(c.wl_meta, json_object_get(run->held->entry));
+		json_object_object_add(c.meta, "saved_state", json_object_get(run->held->meta));
+	}
 	if (cell_dirs(run, cell_dir, &c) < 0 || window_open(run, cell_dir, &c) < 0)
 		return cell_end(run, cell_dir, &c, -1);
 	cb_timing_lap(&run->timing, CB_PART_SETUP);

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "cmd_opt.h"
 #include "collector.h"
+#include "guest_state.h"
 #include "isolation.h"
 #include "matrix.h"
 #include "meta.h"
@@ -27,7 +28,8 @@
 #include <unistd.h>
 
 static const char agent_usage[] =
-	"usage: compactbench agent [--quick] [--target NAME] [--isolation FILE] CONFIG CELL_ID OUTDIR\n"
+	"usage: compactbench agent [--quick] [--target NAME] [--isolation FILE] [--saved-state TTY]\n"
+	"                          CONFIG CELL_ID OUTDIR\n"
 	"\n"
 	"Run the one cell CELL_ID (<kernel>.<setting>.<workload>.r<rep>) of the matrix CONFIG\n"
 	"on the running kernel and write its directory OUTDIR/CELL_ID: the setting's knobs are\n"
@@ -40,10 +42,15 @@ static const char agent_usage[] =
 	"per-kernel): first drop caches, compact and read free memory, free order-9 blocks\n"
 	"and pageblock types; the first cell writes them to FILE, a later one compares and\n"
 	"declines (exit 3) if they are not back near FILE's (meta.json \"isolation\").\n"
+	"--saved-state TTY: a qemu guest of [kernel] guest_state = saved: run CELL_ID's fragment\n"
+	"phase (with the knobs all settings share and vm.compaction_proactiveness 0), unmount\n"
+	"OUTDIR, print \"cb-state: ready\" for the host to save the guest, then read from TTY\n"
+	"the id of the cell to run (one of the same kernel, workload and repetition), mount\n"
+	"OUTDIR again and run it with the fragmenter it has (meta.json \"saved_state\").\n"
 	"\n"
 	"Exit: 0 the cell completed, 1 it failed, 2 bad input, 3 declined (--isolation).\n";
 
-enum { OPT_QUICK = 256, OPT_TARGET, OPT_ISOLATION };
+enum { OPT_QUICK = 256, OPT_TARGET, OPT_ISOLATION, OPT_SAVED_STATE };
 
 /*
  * the options, once: getopt's tables (cmd_opt.h); the usage above says what they do. An
@@ -53,6 +60,7 @@ static const struct cb_opt agent_opts[] = {
 	{ "quick", OPT_QUICK, NULL, NULL },
 	{ "target", OPT_TARGET, "NAME", NULL },
 	{ "isolation", OPT_ISOLATION, "FILE", NULL },
+	{ "saved-state", OPT_SAVED_STATE, "TTY", NULL },
 	{ "help", 'h', NULL, NULL },
 };
 
@@ -63,16 +71,15 @@ static void on_signal(int sig)
 
 /* the repetition is the id's ".r<N>" tail: expanding that many reps yields the cell */
 static const struct cb_cell *find_cell(const struct cb_config *cfg, const char *id,
-				       struct cb_cell **cells)
+				       struct cb_cell **cells, size_t *nr)
 {
 	const char *r = strrchr(id, '.');
 	long long reps;
-	size_t nr;
 
 	if (!r || r[1] != 'r' || cb_parse_long(r + 2, 1, 100000, &reps) < 0)
 		return NULL;
-	*cells = cb_matrix_expand(cfg, (long)reps, &nr);
-	for (size_t i = 0; i < nr; i++)
+	*cells = cb_matrix_expand(cfg, (long)reps, nr);
+	for (size_t i = 0; i < *nr; i++)
 		if (!strcmp((*cells)[i].id, id))
 			return &(*cells)[i];
 	return NULL;
@@ -124,13 +131,10 @@ static void add_isolation(const char *cell_dir, struct json_object *iso)
 	json_object_put(iso);
 }
 
-static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *outdir)
+/* signals, the restore journal, stale tracefs instances, the host target's checks */
+static int agent_prepare(struct cb_run *run)
 {
-	struct json_object *iso;
-	const struct cb_target_ops *ops = &cb_target_host;
 	struct sigaction sa = { .sa_handler = on_signal };
-	char cell_dir[PATH_MAX];
-	int rc;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -143,21 +147,33 @@ static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *o
 	 */
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGPIPE, &sa, NULL);
+	if (cb_journal_open(&run->journal, NULL) < 0) {
+		cb_log("agent: cannot open the restore journal: %s", strerror(errno));
+		return -1;
+	}
+	if (cb_collector_cleanup_stale(cb_log_line) < 0)
+		cb_log("agent: could not look for stale tracefs instances: %s", strerror(errno));
+	if (cb_target_host.prepare(run) < 0) {
+		cb_log("agent: %s", run->err);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *outdir)
+{
+	struct json_object *iso;
+	const struct cb_target_ops *ops = &cb_target_host;
+	char cell_dir[PATH_MAX];
+	int rc;
+
 	if (cb_path(cell_dir, sizeof(cell_dir), "%s/%s", outdir, cell->id) < 0 ||
 	    cb_mkdir_p(cell_dir) < 0) {
 		cb_log("agent: %s/%s: cannot create: %s", outdir, cell->id, strerror(errno));
 		return 1;
 	}
-	if (cb_journal_open(&run->journal, NULL) < 0) {
-		cb_log("agent: cannot open the restore journal: %s", strerror(errno));
+	if (agent_prepare(run) < 0)
 		return 1;
-	}
-	if (cb_collector_cleanup_stale(cb_log_line) < 0)
-		cb_log("agent: could not look for stale tracefs instances: %s", strerror(errno));
-	if (ops->prepare(run) < 0) {
-		cb_log("agent: %s", run->err);
-		return 1;
-	}
 	if (isolate(run, cell, &iso) > 0)
 		return 3;
 	rc = ops->run_cell(run, cell, cell_dir);
@@ -169,8 +185,22 @@ static int run_one(struct cb_run *run, const struct cb_cell *cell, const char *o
 	return rc < 0 ? 1 : 0;
 }
 
+/* --saved-state: fragment for @first's state, be saved, run the cell the host names */
+static int run_saved(struct cb_run *run, const struct cb_cell *cells, size_t nr,
+		     const struct cb_cell *first, const char *outdir, const char *tty)
+{
+	int rc;
+
+	if (agent_prepare(run) < 0)
+		return 1;
+	rc = cb_guest_state_run(run, cells, nr, first, outdir, tty);
+	cb_target_host.teardown(run);
+	return rc;
+}
+
 /* argv into @run's options; returns the index of CONFIG, or -1 with the exit code in *@rc */
-static int parse_agent_args(int argc, char **argv, struct cb_run *run, int *rc)
+static int parse_agent_args(int argc, char **argv, struct cb_run *run, const char **saved_tty,
+			    int *rc)
 {
 	struct cb_opt_parser p;
 	int c;
@@ -196,6 +226,9 @@ static int parse_agent_args(int argc, char **argv, struct cb_run *run, int *rc)
 		case OPT_ISOLATION:
 			run->isolation = optarg;
 			break;
+		case OPT_SAVED_STATE:
+			*saved_tty = optarg;
+			break;
 		case 'h':
 			fputs(agent_usage, stdout);
 			*rc = 0;
@@ -220,13 +253,15 @@ int cmd_agent(int argc, char **argv)
 	struct cb_run run = { .root = "" };
 	struct cb_cell *cells = NULL;
 	const struct cb_cell *cell;
+	const char *saved_tty = NULL;
+	size_t nr = 0;
 	struct cb_config *cfg;
 	char err[2048];
 	int a, rc = 2;
 
 	/* the agent's own stopwatch (meta.json "timing"), from its exec on */
 	cb_timing_start_at_exec(&run.timing);
-	a = parse_agent_args(argc, argv, &run, &rc);
+	a = parse_agent_args(argc, argv, &run, &saved_tty, &rc);
 	if (a < 0)
 		return rc;
 	cfg = cb_config_load(argv[a], err, sizeof(err));
@@ -234,7 +269,7 @@ int cmd_agent(int argc, char **argv)
 		cb_log("%s", err);
 		return 2;
 	}
-	cell = find_cell(cfg, argv[a + 1], &cells);
+	cell = find_cell(cfg, argv[a + 1], &cells, &nr);
 	if (!cell) {
 		cb_log("agent: %s: no cell %s in this matrix", argv[a], argv[a + 1]);
 		rc = 2;
@@ -248,7 +283,10 @@ int cmd_agent(int argc, char **argv)
 	}
 	/* the first line on the console: bench/boot measures the time to it */
 	cb_log("agent: cell %s starting", cell->id);
-	rc = run_one(&run, cell, argv[a + 2]);
+	if (saved_tty)
+		rc = run_saved(&run, cells, nr, cell, argv[a + 2], saved_tty);
+	else
+		rc = run_one(&run, cell, argv[a + 2]);
 	cb_log("agent: cell %s %s", cell->id, rc == 3 ? "declined" : rc ? "failed" : "done");
 out:
 	json_object_put(run.knobs);

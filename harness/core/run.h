@@ -15,6 +15,7 @@
 #include "timing.h"
 
 struct cb_cell;
+struct cb_held_fragment;
 
 struct json_object;
 
@@ -37,6 +38,7 @@ struct cb_run {
 	size_t nr_todo;
 	bool batch_boot;
 	const char *isolation;	      /* agent --isolation: the batch's baseline file, or NULL */
+	struct cb_held_fragment *held; /* a saved guest's running fragmenter (agent.h), or NULL */
 	char err[2048];		      /* why the last step failed */
 };
 

@@ -19,6 +19,16 @@
 #define CB_INIT_AGENT_LINE "cb-init: agent start"
 #define CB_INIT_AGENT_EXIT_LINE "cb-init: agent exit"
 #define CB_9P_TAG "cbresults"
+#define CB_9P_OPTS "trans=virtio,version=9p2000.L,msize=262144"
+/*
+ * cbsave=1 ([kernel] guest_state = saved, qemu_state.h): the agent runs with --saved-state
+ * on the second serial port (CB_STATE_TTY); it prints "cb-state: ready" once fragmented
+ * with the share unmounted, and, in a guest loaded from the saved file, "cb-state: go ID
+ * uptime" when that port gave it the cell ID to run.
+ */
+#define CB_STATE_TTY "/dev/ttyS1"
+#define CB_STATE_READY_LINE "cb-state: ready"
+#define CB_STATE_GO_LINE "cb-state: go"
 /*
  * cbbatch=NAME: the guest runs the cells listed in RESULTS/.batch/NAME/cells, each when
  * RESULTS/.batch/NAME/go.ID appears, between these lines ("... ID uptime", "... ID rc")

@@ -13,6 +13,7 @@
 #define QEMU(f) CB_KEY_PRIV(struct cb_qemu_conf, f)
 
 static const char *const clock_names[] = { "host", "icount", NULL }; /* enum cb_qemu_clock */
+static const char *const state_names[] = { "boot", "saved", NULL }; /* enum cb_qemu_state */
 
 static const struct cfg_key qemu_keys[] = {
 	{ SEC_KERNEL, "recipe", KT_STRING, NULL, 0, 0, NULL, QEMU(recipe),
@@ -31,6 +32,12 @@ static const struct cfg_key qemu_keys[] = {
 	  "takes the host's CPUs; icount: QEMU counts instructions, 2 ns each, so the guest's "
 	  "times (stall times too) depend on the work done, not on the host's load (TCG only; "
 	  "needs cpus = 1)" },
+	{ SEC_KERNEL, "guest_state", KT_ENUM, "boot", 0, 0, state_names, QEMU(guest_state),
+	  "qemu target: where a cell's guest starts. boot: it boots and fragments its own memory; "
+	  "saved: per workload and repetition one guest fragments (with the knobs every setting "
+	  "shares and vm.compaction_proactiveness 0) and is saved to a file, and every setting's "
+	  "cell of that repetition starts from it, so settings meet the same fragmented memory "
+	  "(TCG; workloads with a fragment phase; no memory_limit)" },
 	{ .name = NULL },
 };
 
@@ -77,11 +84,37 @@ static int check_recipe(const struct cb_config *cfg, const struct cb_kernel *k, 
 	return 0;
 }
 
+/* guest_state = saved: a fragment phase to save after, and no memory limit to reserve */
+static int check_saved(const struct cb_config *cfg, const struct cb_kernel *k, FILE *out)
+{
+	int bad = 0;
+
+	if (cb_qemu_conf(k)->guest_state != CB_QEMU_STATE_SAVED)
+		return 0;
+	if (cfg->memory_limit) {
+		fprintf(out, "[kernel %s]: guest_state = saved cannot have [global] memory_limit (its "
+			"hugetlb reserve would be made after the fragmenter, in saved memory)\n",
+			k->name);
+		bad = 1;
+	}
+	for (size_t i = 0; i < cfg->nr_workloads; i++) {
+		const struct cb_workload *w = &cfg->workloads[i];
+
+		if (w->phase[CB_PHASE_FRAGMENT].wl || !cb_workload_on_kernel(w, k))
+			continue;
+		cb_config_where(out, cfg, w->line);
+		fprintf(out, "[workload %s]: no fragment phase, and [kernel %s] has guest_state = saved "
+			"(a guest is saved once fragmented)\n", w->name, k->name);
+		bad = 1;
+	}
+	return bad;
+}
+
 /* the recipe; the knobs wait for the guest */
 static int qemu_check(const struct cb_config *cfg, const struct cb_kernel *k, const char *root,
 		      FILE *out, FILE *notes)
 {
-	int bad = check_recipe(cfg, k, out);
+	int bad = check_recipe(cfg, k, out) | check_saved(cfg, k, out);
 
 	if (notes)
 		fprintf(notes, "note: [kernel %s]: its knobs are checked in the guest (its /proc "

@@ -26,6 +26,13 @@ enum cb_qemu_clock { CB_QEMU_CLOCK_HOST, CB_QEMU_CLOCK_ICOUNT };
  */
 #define CB_QEMU_ICOUNT_SHIFT 1
 
+/*
+ * Where a cell's guest starts. boot: it boots and fragments its own memory. saved: one guest
+ * a kernel, workload and repetition fragments and is saved; each setting's cell of that
+ * repetition loads it (qemu_state.h), so settings compare on the same fragmented memory.
+ */
+enum cb_qemu_state { CB_QEMU_STATE_BOOT, CB_QEMU_STATE_SAVED };
+
 struct cb_qemu_conf {
 	char *recipe;	       /* the kernel recipe (kernel_build.h), as written in the file */
 	int recipe_line;       /* the line of `recipe`, 0 if none */
@@ -33,6 +40,7 @@ struct cb_qemu_conf {
 	long cpus;	       /* guest CPUs */
 	double boot_timeout_s; /* the agent must start within this */
 	int clock;	       /* enum cb_qemu_clock */
+	int guest_state;       /* enum cb_qemu_state */
 };
 
 /* cb_qemu_clock_name - the name of @k's clock as its config and meta.json write it */

@@ -118,10 +118,10 @@ static int check_release(struct cb_run *run, const struct cb_kernel *k)
 }
 
 /* the cell's machine state: the journal replayed, the start state, its knobs, the window */
-static int host_setup_cell(struct cb_run *run, const struct cb_cell *cell)
+/* back to the machine's own values, then the start state (drop caches, compact) */
+static int start_state(struct cb_run *run, const struct cb_cell *cell)
 {
-	const struct cb_setting *s = cell->setting;
-	char path[PATH_MAX], err[1024];
+	char err[1024];
 
 	if (check_release(run, cell->kernel) < 0)
 		return -1;
@@ -141,19 +141,33 @@ static int host_setup_cell(struct cb_run *run, const struct cb_cell *cell)
 	    proc_write(run, "/proc/sys/vm/compact_memory", "1") < 0)
 		return -1;
 	cb_timing_lap(&run->timing, CB_PART_START_STATE);
-	for (size_t i = 0; i < s->nr_knobs; i++) {
-		const struct cb_knob_setting *ks = &s->knobs[i];
+	return 0;
+}
 
-		if (cb_knob_path(ks->knob, ks->arg, run->root, path, sizeof(path)) < 0)
-			return -1;
-		if (access(path, F_OK) < 0) {
-			snprintf(run->err, sizeof(run->err), "[setting %s] knob %s: %s does not exist on "
-				 "this kernel", s->name, ks->key, path);
-			return -1;
-		}
-		if (set_knob(run, ks->key, path, ks->value) < 0)
-			return -1;
+/* one knob of setting @s, which must exist on this kernel */
+static int setting_knob(struct cb_run *run, const struct cb_setting *s,
+			const struct cb_knob_setting *ks)
+{
+	char path[PATH_MAX];
+
+	if (cb_knob_path(ks->knob, ks->arg, run->root, path, sizeof(path)) < 0)
+		return -1;
+	if (access(path, F_OK) < 0) {
+		snprintf(run->err, sizeof(run->err), "[setting %s] knob %s: %s does not exist on "
+			 "this kernel", s->name, ks->key, path);
+		return -1;
 	}
+	return set_knob(run, ks->key, path, ks->value);
+}
+
+/* @cell's setting's knobs, the memory limit, the cooldown */
+static int setting_knobs(struct cb_run *run, const struct cb_cell *cell)
+{
+	const struct cb_setting *s = cell->setting;
+
+	for (size_t i = 0; i < s->nr_knobs; i++)
+		if (setting_knob(run, s, &s->knobs[i]) < 0)
+			return -1;
 	if (!run->cfg->memory_limit)
 		unsetenv(WL_WINDOW_ENV); /* the workloads' own default window */
 	else if (reserve_memory(run) < 0)
@@ -169,10 +183,61 @@ static int host_setup_cell(struct cb_run *run, const struct cb_cell *cell)
 	return 0;
 }
 
-/*
- * a cell that failed before its agent started still says so in its meta.json (status
- * "failed", the error, the knobs set so far), as every failed cell does (issue 22)
- */
+static int host_setup_cell(struct cb_run *run, const struct cb_cell *cell)
+{
+	return start_state(run, cell) < 0 ? -1 : setting_knobs(run, cell);
+}
+
+/* whether every setting of @cell's kernel and workload sets knob @ks to the same value */
+static bool knob_shared(const struct cb_config *cfg, const struct cb_cell *cell,
+			const struct cb_knob_setting *ks)
+{
+	for (size_t i = 0; i < cfg->nr_settings; i++) {
+		const struct cb_setting *s = &cfg->settings[i];
+		bool same = false;
+
+		if (!cb_cell_wanted(cell->kernel, s, cell->workload))
+			continue;
+		for (size_t j = 0; j < s->nr_knobs && !same; j++)
+			same = !strcmp(s->knobs[j].key, ks->key) &&
+			       !strcmp(s->knobs[j].value, ks->value);
+		if (!same)
+			return false;
+	}
+	return true;
+}
+
+int cb_host_setup_fragment(struct cb_run *run, const struct cb_cell *cell)
+{
+	const struct cb_setting *s = cell->setting;
+	char path[PATH_MAX];
+	bool proactiveness = false;
+
+	if (start_state(run, cell) < 0)
+		return -1;
+	for (size_t i = 0; i < s->nr_knobs; i++) {
+		if (!knob_shared(run->cfg, cell, &s->knobs[i]))
+			continue;
+		if (setting_knob(run, s, &s->knobs[i]) < 0)
+			return -1;
+		proactiveness |= !strcmp(s->knobs[i].key, "vm.compaction_proactiveness");
+	}
+	/* a kernel before 5.9 has no proactive compaction to hold back */
+	if (!proactiveness &&
+	    cb_path(path, sizeof(path), "%s/proc/sys/vm/compaction_proactiveness", run->root) == 0 &&
+	    access(path, F_OK) == 0 && set_knob(run, "vm.compaction_proactiveness", path, "0") < 0)
+		return -1;
+	cb_timing_lap(&run->timing, CB_PART_SETUP);
+	return 0;
+}
+
+int cb_host_setup_loaded(struct cb_run *run, const struct cb_cell *cell)
+{
+	json_object_put(run->knobs);
+	run->knobs = json_object_new_object();
+	return setting_knobs(run, cell);
+}
+
 static void host_cell_failed(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
 	struct json_object *meta;

@@ -25,6 +25,7 @@
 #include "meta.h"
 #include "qemu_batch.h"
 #include "qemu_conf.h"
+#include "qemu_state.h"
 #include "target.h"
 #include "util.h"
 
@@ -38,12 +39,15 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define KVM_PROBE_S 20.0
+/* writing a saved guest's memory to its file: about 1 s a GiB here, so plenty */
+#define SAVE_TIMEOUT_S 600.0
 /* the agent's own work around the phases: collector, snapshots, meta.json, poweroff */
 #define AGENT_MARGIN_S 180.0
 #define TAIL_BYTES 1200
@@ -72,10 +76,18 @@ static struct {
 	/* boot = per-kernel: the guest's cells; the lines that start and end the cell watched */
 	struct cb_qbatch batch;
 	char mark_start[4 * CB_NAME_MAX + 64], mark_end[4 * CB_NAME_MAX + 64];
+	const char *up_line; /* the line that says the guest is up: CB_INIT_UP_LINE, or mark_start */
 	bool stay; /* the guest runs more cells after the one watched */
 	char declined[512]; /* why the guest declined the cell (a fresh guest ran it) */
 	size_t batch_pos, batch_nr; /* the cell's position (from 1) in its guest's cells, 0: alone */
 	char batch_first[4 * CB_NAME_MAX + 16];
+	/*
+	 * guest_state = saved (qemu_state.h): the state of the guest being started, and whether
+	 * it is the guest to save (its QMP socket) or one loaded from the file (state_fd)
+	 */
+	struct cb_qstate *state;
+	bool saving;
+	int state_fd;
 	/* the host while the guest ran the cell: its busy CPU time, QEMU's share; -1 unknown */
 	double host_busy_s, guest_cpu_s, host_wall_s;
 	long host_cpus;
@@ -186,9 +198,10 @@ static void cmdline(const struct cb_run *run, const struct cb_cell *cell, const 
 	 * so the clocksource watchdog judges the TSC against jiffies, marks it unstable and the
 	 * guest falls back to a 4 ms clock: every stall shorter than a tick read as 0 us.
 	 */
-	snprintf(buf, size, "console=ttyS0 panic=-1 reboot=t tsc=reliable cbcell=%s cbaccel=%s%s%s%s%s%s",
+	snprintf(buf, size, "console=ttyS0 panic=-1 reboot=t tsc=reliable cbcell=%s cbaccel=%s%s%s%s%s%s%s",
 		 cell->id, accel, run->quick ? " cbquick=1" : "", qs.batch.cells ? " cbbatch=" : "",
-		 qs.batch.cells ? cb_qbatch_name(&qs.batch) : "", extra ? " " : "", extra ? extra : "");
+		 qs.batch.cells ? cb_qbatch_name(&qs.batch) : "", qs.state ? " cbsave=1" : "",
+		 extra ? " " : "", extra ? extra : "");
 }
 
 /* the guest's clock counts instructions (qemu_conf.h): TCG only */
@@ -201,6 +214,7 @@ static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const ch
 			const char *console)
 {
 	char mem[32], cpus[16], append[1024], fsdev[PATH_MAX + 64], icount[64];
+	char port[160], qmp[160];
 	int idx = kernel_index(run, cell->kernel);
 	bool kvm = !strcmp(accel, "kvm");
 	char *argv[] = {
@@ -208,9 +222,10 @@ static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const ch
 		"-m", mem, "-smp", cpus, "-kernel", qs.image[idx], "-initrd", qs.initramfs,
 		"-append", append, "-nographic", "-no-reboot", "-nic", "none",
 		"-fsdev", fsdev, "-device", "virtio-9p-pci,fsdev=cbres,mount_tag=" CB_9P_TAG,
-		NULL, NULL, NULL, /* room for -icount shift=N,sleep=off */
+		/* room for -icount, and a saved state's serial port, QMP socket and file */
+		NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 	};
-	char **tail = &argv[sizeof(argv) / sizeof(argv[0]) - 3];
+	char **tail = &argv[sizeof(argv) / sizeof(argv[0]) - 13];
 	pid_t pid;
 	int fd;
 
@@ -221,16 +236,45 @@ static pid_t spawn_qemu(struct cb_run *run, const struct cb_cell *cell, const ch
 	snprintf(fsdev, sizeof(fsdev), "local,id=cbres,path=%s,security_model=none", run->dir);
 	if (icount_clock(cell->kernel)) {
 		snprintf(icount, sizeof(icount), "shift=%d,sleep=off", CB_QEMU_ICOUNT_SHIFT);
-		tail[0] = "-icount";
-		tail[1] = icount;
+		*tail++ = "-icount";
+		*tail++ = icount;
+	}
+	if (qs.state) {
+		/*
+		 * the second serial port: the cell a loaded guest runs (guest_state.h). Named
+		 * -serial ports replace -nographic's own, so the console's comes first.
+		 */
+		snprintf(port, sizeof(port), "socket,id=cbgo,path=%s,server=on,wait=off",
+			 qs.state->port);
+		snprintf(qmp, sizeof(qmp), "unix:%s,server=on,wait=off", qs.state->qmp);
+		*tail++ = "-chardev";
+		*tail++ = port;
+		*tail++ = "-serial";
+		*tail++ = "mon:stdio";
+		*tail++ = "-serial";
+		*tail++ = "chardev:cbgo";
+		*tail++ = "-qmp";
+		*tail++ = qmp;
+		if (!qs.saving) {
+			/* the loaded guest's memory comes from the file on descriptor 3 */
+			*tail++ = "-incoming";
+			*tail++ = "fd:3";
+		}
 	}
 	fd = open(console, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
+		int null;
 
+		/* the console above 3 first: descriptor 3 is the state file's */
+		if (fd <= 3)
+			fd = fcntl(fd, F_DUPFD_CLOEXEC, 4);
+		if (qs.state && !qs.saving &&
+		    (qs.state_fd == 3 ? fcntl(3, F_SETFD, 0) : dup2(qs.state_fd, 3)) < 0)
+			_exit(127);
+		null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		/* a batch's guest outlives cells: never the run (SIGKILL, a crash) */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		dup2(null, 0);
@@ -294,7 +338,7 @@ static enum boot_end watch(struct cb_run *run, const struct cb_cell *cell, pid_t
 			kill_guest(pid);
 			return BOOT_INTERRUPTED;
 		}
-		if (!up && (up = console_has(console, CB_INIT_UP_LINE)) && probe_s > 0)
+		if (!up && (up = console_has(console, qs.up_line)) && probe_s > 0)
 			deadline = t0 + (uint64_t)(cb_qemu_conf(cell->kernel)->boot_timeout_s * 1e9);
 		if (up && !agent && (agent = console_has(console, qs.mark_start))) {
 			cb_timing_lap(&run->timing, CB_PART_BOOT);
@@ -475,8 +519,10 @@ static void set_marks(const struct cb_cell *cell)
 		cb_qbatch_marker(cell, false, qs.mark_start, sizeof(qs.mark_start));
 		cb_qbatch_marker(cell, true, qs.mark_end, sizeof(qs.mark_end));
 		qs.stay = !cb_qbatch_last(&qs.batch, cell);
+		qs.up_line = CB_INIT_UP_LINE;
 		return;
 	}
+	qs.up_line = CB_INIT_UP_LINE;
 	snprintf(qs.mark_start, sizeof(qs.mark_start), "%s", CB_INIT_AGENT_LINE);
 	snprintf(qs.mark_end, sizeof(qs.mark_end), "%s", CB_INIT_AGENT_EXIT_LINE);
 	qs.stay = false;
@@ -575,9 +621,121 @@ static int batch_next(struct cb_run *run, const struct cb_cell *cell, enum boot_
 	return 0;
 }
 
+/* what became of the guest that ran a cell: 0 it ran (see its meta.json), or -1 with run->err */
+static int boot_result(struct cb_run *run, const char *console, enum boot_end end)
+{
+	char what[256];
+
+	switch (end) {
+	case BOOT_EXITED:
+	case BOOT_CELL_DONE:
+		return 0;
+	case BOOT_INTERRUPTED:
+		snprintf(run->err, sizeof(run->err), "interrupted: the guest was killed");
+		return -1;
+	default:
+		snprintf(what, sizeof(what), "the %s guest was killed after %s", qs.accel,
+			 qs.boot_s < 0 ? "the boot timeout: the agent never started" :
+			 "the workload's time limit");
+		return fail_tail(run, console, what);
+	}
+}
+
+/* guest_state = saved: boot the state's guest, let it fragment, save it, end it */
+static int save_state(struct cb_run *run, const struct cb_cell *cell, struct cb_qstate *st)
+{
+	const struct cb_workload *w = cell->workload;
+	uint64_t t0 = cb_now_ns();
+	char err[1024];
+	struct stat sb;
+	pid_t pid;
+	int rc;
+
+	qs.saving = true;
+	cb_log("qemu: %s: a guest boots to fragment, then is saved for each setting's cell",
+	       st->name);
+	pid = spawn_qemu(run, cell, "tcg", st->console);
+	if (pid < 0) {
+		snprintf(run->err, sizeof(run->err), "qemu: cannot start: %s", strerror(errno));
+		return -1;
+	}
+	rc = cb_qstate_save(st, pid, cb_qemu_conf(cell->kernel)->boot_timeout_s +
+			    w->ready_timeout_s, SAVE_TIMEOUT_S, err, sizeof(err));
+	kill_guest(pid);
+	if (rc < 0)
+		return fail_tail(run, st->console, err);
+	cb_log("qemu: %s saved in %.1f s: %s (%.0f MiB)", st->name, (cb_now_ns() - t0) / 1e9,
+	       st->path, stat(st->path, &sb) == 0 ? sb.st_size / 1048576.0 : 0.0);
+	return 0;
+}
+
+/* guest_state = saved: @cell's guest loaded from its state, saved first if need be */
+static int run_from_state(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
+{
+	enum boot_end end = BOOT_ERROR;
+	char console[PATH_MAX], err[1024] = "";
+	struct cb_qstate st;
+	int rc = -1;
+	pid_t pid;
+
+	if (!run->todo) {
+		/* a state is shared by cells that must run one after another, in this process */
+		snprintf(run->err, sizeof(run->err), "[kernel %s] guest_state = saved: its cells run "
+			 "one at a time in one process (run without --jobs)", cell->kernel->name);
+		return -1;
+	}
+	if (cb_qstate_init(&st, run->dir, cell, err, sizeof(err)) < 0) {
+		snprintf(run->err, sizeof(run->err), "%s", err);
+		return -1;
+	}
+	qs.state = &st;
+	qs.state_fd = -1;
+	if (cb_qstate_sockets(&st, err, sizeof(err)) < 0 ||
+	    (!cb_qstate_saved(&st) && save_state(run, cell, &st) < 0))
+		goto fail;
+	qs.saving = false;
+	qs.state_fd = open(st.path, O_RDONLY | O_CLOEXEC);
+	if (qs.state_fd < 0 || cb_qstate_sockets(&st, err, sizeof(err)) < 0) {
+		snprintf(err, sizeof(err), "%s: %s", st.path, strerror(errno));
+		goto fail;
+	}
+	/* the loaded guest says nothing before the agent reads its cell */
+	snprintf(qs.mark_start, sizeof(qs.mark_start), "%s %s ", CB_STATE_GO_LINE, cell->id);
+	snprintf(qs.mark_end, sizeof(qs.mark_end), "%s", CB_INIT_AGENT_EXIT_LINE);
+	qs.up_line = qs.mark_start;
+	qs.stay = false;
+	qs.accel = "tcg";
+	qs.boot_s = qs.agent_end_s = -1;
+	if (cb_path(console, sizeof(console), "%s/console.log", cell_dir) < 0)
+		goto out;
+	pid = spawn_qemu(run, cell, "tcg", console);
+	if (pid < 0) {
+		snprintf(err, sizeof(err), "qemu: cannot start: %s", strerror(errno));
+		goto fail;
+	}
+	if (cb_qstate_go(&st, cell, cb_qemu_conf(cell->kernel)->boot_timeout_s, err,
+			 sizeof(err)) < 0) {
+		kill_guest(pid);
+		rc = fail_tail(run, console, err);
+		goto out;
+	}
+	end = watch(run, cell, pid, console, 0);
+	rc = boot_result(run, console, end);
+	goto out;
+fail:
+	if (err[0]) /* else save_state said why */
+		snprintf(run->err, sizeof(run->err), "%s", err);
+out:
+	if (qs.state_fd >= 0)
+		close(qs.state_fd);
+	cb_qstate_release(&st, run, cell);
+	qs.state = NULL;
+	return rc;
+}
+
 static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
-	char console[PATH_MAX], what[256];
+	char console[PATH_MAX];
 	enum boot_end end = BOOT_ERROR;
 	bool fresh = true;
 
@@ -586,6 +744,8 @@ static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 		snprintf(run->err, sizeof(run->err), "%s: %s", cell_dir, strerror(errno));
 		return -1;
 	}
+	if (cb_qemu_conf(cell->kernel)->guest_state == CB_QEMU_STATE_SAVED)
+		return run_from_state(run, cell, cell_dir);
 	if (cb_qbatch_waits_for(&qs.batch, cell) && batch_next(run, cell, &end) == 0) {
 		fresh = false;
 		snprintf(console, sizeof(console), "%s", qs.batch.console);
@@ -603,19 +763,7 @@ static int qemu_run_cell(struct cb_run *run, const struct cb_cell *cell, const c
 			cb_qbatch_end(&qs.batch);
 		cb_path(console, sizeof(console), "%s/console.log", cell_dir);
 	}
-	switch (end) {
-	case BOOT_EXITED:
-	case BOOT_CELL_DONE:
-		return 0;
-	case BOOT_INTERRUPTED:
-		snprintf(run->err, sizeof(run->err), "interrupted: the guest was killed");
-		return -1;
-	default:
-		snprintf(what, sizeof(what), "the %s guest was killed after %s", qs.accel,
-			 qs.boot_s < 0 ? "the boot timeout: the agent never started" :
-			 "the workload's time limit");
-		return fail_tail(run, console, what);
-	}
+	return boot_result(run, console, end);
 }
 
 /*
@@ -670,6 +818,9 @@ static int qemu_fetch(struct cb_run *run, const struct cb_cell *cell, const char
 	json_object_object_add(q, "guest_s", json_object_new_double(qs.total_s));
 	json_object_object_add(q, "boot", json_object_new_string(qs.batch_pos ? "per-kernel" :
 								 "per-cell"));
+	json_object_object_add(q, "guest_state", json_object_new_string(
+				       cb_qemu_conf(cell->kernel)->guest_state == CB_QEMU_STATE_SAVED ?
+				       "saved" : "boot"));
 	if (qs.batch_pos) {
 		json_object_object_add(q, "guest_first_cell", json_object_new_string(qs.batch_first));
 		json_object_object_add(q, "guest_cell", json_object_new_int64((int64_t)qs.batch_pos));
