@@ -16,6 +16,10 @@
  * guest go on and watches for that cell's end line. A cell that fails, is declined by the
  * guest's isolation check, or a guest that dies, ends the batch: the next cell (or the
  * declined one) boots a fresh guest.
+ *
+ * With [kernel] guest_state = saved a cell's guest is loaded from its repetition's saved
+ * guest (qemu_state.h), which the first cell of that state boots and saves: TCG only, no
+ * batch.
  */
 #include "boot_plan.h"
 #include "config_verify.h"
@@ -25,6 +29,7 @@
 #include "meta.h"
 #include "qemu_batch.h"
 #include "qemu_conf.h"
+#include "qemu_kvm.h"
 #include "qemu_state.h"
 #include "target.h"
 #include "util.h"
@@ -67,7 +72,6 @@ enum boot_end {
 static struct {
 	char image[MAX_KERNELS][PATH_MAX]; /* per [kernel] index */
 	char initramfs[PATH_MAX];
-	bool kvm_failed;
 	/* the last boot, for fetch */
 	const char *accel;
 	double boot_s; /* qemu start to the agent's start */
@@ -421,97 +425,6 @@ static int boot(struct cb_run *run, const struct cb_cell *cell, const char *cons
 	return 0;
 }
 
-/*
- * The probe's verdict is remembered in CACHE/kvm-probe: on a machine where KVM guests hang
- * every run would otherwise pay the probe's 20 s again. The file holds the host's
- * `uname -r` and QEMU's path; either changing, or $COMPACTBENCH_QEMU_ACCEL=kvm, probes anew.
- */
-static int kvm_memo_path(char *buf, size_t size)
-{
-	return cb_path(buf, size, "%s/kvm-probe", cb_cache_root());
-}
-
-static void kvm_memo_key(char *buf, size_t size)
-{
-	struct utsname u;
-
-	if (uname(&u) < 0)
-		snprintf(u.release, sizeof(u.release), "?");
-	snprintf(buf, size, "tcg host=%s\n", u.release);
-}
-
-/* whether the memo says TCG, its path in @path */
-static bool kvm_memo_tcg(char *path, size_t size)
-{
-	char key[128];
-	char *text;
-	bool tcg;
-
-	if (kvm_memo_path(path, size) < 0 || !(text = cb_read_file(path, NULL)))
-		return false;
-	kvm_memo_key(key, sizeof(key));
-	tcg = !strncmp(text, key, strlen(key));
-	free(text);
-	return tcg;
-}
-
-static bool kvm_memo_says_tcg(void)
-{
-	char path[PATH_MAX];
-	bool tcg = kvm_memo_tcg(path, sizeof(path));
-
-	if (tcg)
-		cb_log("qemu: KVM failed its probe on this machine before (%s): TCG; "
-		       "COMPACTBENCH_QEMU_ACCEL=kvm probes again", path);
-	return tcg;
-}
-
-static void kvm_memo_write(bool failed)
-{
-	char path[PATH_MAX], text[128];
-
-	if (kvm_memo_path(path, sizeof(path)) < 0)
-		return;
-	if (!failed) {
-		unlink(path);
-		return;
-	}
-	kvm_memo_key(text, sizeof(text));
-	if (cb_mkdir_p(cb_cache_root()) < 0 || cb_write_file_atomic(path, text, strlen(text)) < 0)
-		cb_log("qemu: cannot remember the KVM probe in %s: %s", path, strerror(errno));
-}
-
-/*
- * $COMPACTBENCH_QEMU_ACCEL=tcg skips the KVM probe (benchmarks, machines known to hang),
- * =kvm probes even where an earlier probe failed
- */
-static bool want_kvm(void)
-{
-	const char *env = getenv("COMPACTBENCH_QEMU_ACCEL");
-	static int memo = -1;
-
-	if (env && !strcmp(env, "tcg"))
-		return false;
-	if (qs.kvm_failed || access("/dev/kvm", R_OK | W_OK) < 0)
-		return false;
-	if (env && !strcmp(env, "kvm"))
-		return true;
-	if (memo < 0)
-		memo = kvm_memo_says_tcg();
-	return !memo;
-}
-
-/* as want_kvm, but reading the memo afresh and leaving want_kvm's own memo alone */
-bool cb_qemu_accel_known(void)
-{
-	const char *env = getenv("COMPACTBENCH_QEMU_ACCEL");
-	char path[PATH_MAX];
-
-	if ((env && !strcmp(env, "tcg")) || qs.kvm_failed || access("/dev/kvm", R_OK | W_OK) < 0)
-		return true;
-	return !(env && !strcmp(env, "kvm")) && kvm_memo_tcg(path, sizeof(path));
-}
-
 /* the console lines that start and end @cell: alone, or in the batch's guest */
 static void set_marks(const struct cb_cell *cell)
 {
@@ -557,7 +470,7 @@ static int plan_guest(struct cb_run *run, const struct cb_cell *cell, const char
 static int boot_fresh(struct cb_run *run, const struct cb_cell *cell, const char *console,
 		      enum boot_end *end)
 {
-	if (!icount_clock(cell->kernel) && want_kvm()) {
+	if (!icount_clock(cell->kernel) && cb_qemu_want_kvm()) {
 		if (boot(run, cell, console, "kvm", KVM_PROBE_S, end) < 0)
 			return -1;
 		if (*end == BOOT_NOT_UP)
@@ -572,9 +485,9 @@ static int boot_fresh(struct cb_run *run, const struct cb_cell *cell, const char
 			*end = BOOT_NOT_UP;
 		}
 		if (*end == BOOT_NOT_UP)
-			qs.kvm_failed = true;
+			cb_qemu_kvm_failed();
 		if (*end != BOOT_INTERRUPTED)
-			kvm_memo_write(qs.kvm_failed);
+			cb_qemu_kvm_memo(*end == BOOT_NOT_UP);
 	} else {
 		*end = BOOT_NOT_UP;
 	}
