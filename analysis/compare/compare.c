@@ -24,18 +24,20 @@
 int cb_compare_metric(const struct cb_group *a, const struct cb_group *b, int m, double conf,
 		      struct cb_cmp_row *row)
 {
-	double *va = calloc(a->n + 1, sizeof(double)), *vb = calloc(b->n + 1, sizeof(double));
+	double *va = cb_xcalloc(a->n + 1, sizeof(double)), *vb = cb_xcalloc(b->n + 1, sizeof(double));
+	const char **sa = cb_xcalloc(a->n + 1, sizeof(*sa)), **sb = cb_xcalloc(b->n + 1, sizeof(*sb));
 	size_t na, nb;
 	int rc;
 
-	if (!va || !vb)
-		cb_oom();
 	row->metric = m;
-	na = cb_group_values(a, m, va);
-	nb = cb_group_values(b, m, vb);
-	rc = cb_judge(va, na, vb, nb, cb_metrics[m].better, conf, &row->j);
+	na = cb_group_values_states(a, m, va, sa);
+	nb = cb_group_values_states(b, m, vb, sb);
+	/* paired where both sides ran from the same saved guests (qemu guest_state = saved) */
+	rc = cb_judge_states(va, sa, na, vb, sb, nb, cb_metrics[m].better, conf, &row->j);
 	free(va);
 	free(vb);
+	free(sa);
+	free(sb);
 	return rc;
 }
 

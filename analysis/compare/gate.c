@@ -337,7 +337,8 @@ static int gate_metric(const struct cb_gate_opts *o, struct cb_gate_log *log,
 {
 	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
 	double *va = cb_xcalloc(a->n + 1, sizeof(double)), *vb = cb_xcalloc(b->n + 1, sizeof(double));
-	size_t na = cb_group_values(a, m, va), nb = cb_group_values(b, m, vb);
+	const char **ta = cb_xcalloc(a->n + 1, sizeof(*ta)), **tb = cb_xcalloc(b->n + 1, sizeof(*tb));
+	size_t na = cb_group_values_states(a, m, va, ta), nb = cb_group_values_states(b, m, vb, tb);
 	char who[4 * 64 + 16], numbers[160], sa[32], sb[32], d[32];
 	struct cb_judgement j;
 	double rel;
@@ -358,8 +359,11 @@ static int gate_metric(const struct cb_gate_opts *o, struct cb_gate_log *log,
 	if (!na) {	/* appeared: judge it against a baseline that had none */
 		na = gate_values(a, m, true, va);
 		nb = gate_values(b, m, true, vb);
+		free(ta); /* the values are others now: not paired */
+		ta = NULL;
 	}
-	cb_judge(va, na, vb, nb, cb_metrics[m].better, o->conf, &j);
+	/* paired where both sides ran from the same saved guests, as compare does */
+	cb_judge_states(va, ta, na, vb, tb, nb, cb_metrics[m].better, o->conf, &j);
 	cb_fmt_value(sa, sizeof(sa), j.ma, unit);
 	cb_fmt_value(sb, sizeof(sb), j.mb, unit);
 	cb_fmt_change(d, sizeof(d), j.ma, j.mb, unit);
@@ -381,6 +385,8 @@ static int gate_metric(const struct cb_gate_opts *o, struct cb_gate_log *log,
 out:
 	free(va);
 	free(vb);
+	free(ta);
+	free(tb);
 	return rc;
 }
 

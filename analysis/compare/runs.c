@@ -131,19 +131,24 @@ static bool waves_short(struct json_object *sum, char *why, size_t whylen)
 /* add one summarized cell to its group, keeping repetitions in ascending order */
 static void add_cell(struct cb_group *g, long rep, const char *cell_dir, struct json_object *sum)
 {
-	struct json_object *metrics = NULL, *x, *lost;
+	struct json_object *metrics = NULL, *x, *lost, *st;
 	size_t at = g->n;
 
 	while (at > 0 && g->rep[at - 1] > rep)
 		at--;
 	g->rep = realloc(g->rep, (g->n + 1) * sizeof(*g->rep));
 	g->cell_dir = realloc(g->cell_dir, (g->n + 1) * sizeof(*g->cell_dir));
-	if (!g->rep || !g->cell_dir)
+	g->state = realloc(g->state, (g->n + 1) * sizeof(*g->state));
+	if (!g->rep || !g->cell_dir || !g->state)
 		cb_oom();
 	memmove(g->rep + at + 1, g->rep + at, (g->n - at) * sizeof(*g->rep));
 	memmove(g->cell_dir + at + 1, g->cell_dir + at, (g->n - at) * sizeof(*g->cell_dir));
+	memmove(g->state + at + 1, g->state + at, (g->n - at) * sizeof(*g->state));
 	g->rep[at] = rep;
 	g->cell_dir[at] = strdup(cell_dir);
+	g->state[at] = json_object_object_get_ex(sum, "start_state", &st) &&
+		       json_object_is_type(st, json_type_string) ?
+			       cb_xstrdup(json_object_get_string(st)) : NULL;
 	json_object_object_get_ex(sum, "metrics", &metrics);
 	for (int m = 0; m < CB_M_NR; m++) {
 		g->val[m] = realloc(g->val[m], (g->n + 1) * sizeof(double));
@@ -313,9 +318,12 @@ int cb_runs_load_all(char *const *dirs, int n, struct cb_run_data *runs, const c
 
 static void free_group(struct cb_group *g)
 {
-	for (size_t k = 0; k < g->n; k++)
+	for (size_t k = 0; k < g->n; k++) {
 		free(g->cell_dir[k]);
+		free(g->state[k]);
+	}
 	free(g->cell_dir);
+	free(g->state);
 	free(g->rep);
 	for (int m = 0; m < CB_M_NR; m++)
 		free(g->val[m]);
@@ -471,11 +479,20 @@ size_t cb_side_groups(const struct cb_side *s)
 
 size_t cb_group_values(const struct cb_group *g, int m, double *out)
 {
+	return cb_group_values_states(g, m, out, NULL);
+}
+
+size_t cb_group_values_states(const struct cb_group *g, int m, double *out, const char **states)
+{
 	size_t n = 0;
 
-	for (size_t i = 0; i < g->n; i++)
-		if (!isnan(g->val[m][i]))
-			out[n++] = g->val[m][i];
+	for (size_t i = 0; i < g->n; i++) {
+		if (isnan(g->val[m][i]))
+			continue;
+		if (states)
+			states[n] = g->state[i];
+		out[n++] = g->val[m][i];
+	}
 	return n;
 }
 

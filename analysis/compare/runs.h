@@ -18,6 +18,8 @@ struct cb_group {
 	size_t n;		   /* analyzed repetitions */
 	long *rep;		   /* their repetition numbers, ascending */
 	char **cell_dir;	   /* their cell directories */
+	char **state;		   /* the saved guest each started from (summary.json start_state),
+				    * NULL where it booted */
 	double *val[CB_M_NR];	   /* per metric, n values in rep order; NAN where null */
 	bool lost;		   /* a cell of the group lost trace events */
 };
@@ -117,6 +119,12 @@ size_t cb_side_groups(const struct cb_side *s);
  * (room for g->n). Returns how many.
  */
 size_t cb_group_values(const struct cb_group *g, int m, double *out);
+
+/*
+ * cb_group_values_states - as cb_group_values, and each value's start state (g->state) into
+ * @states (room for g->n, or NULL): what cb_judge_states pairs by
+ */
+size_t cb_group_values_states(const struct cb_group *g, int m, double *out, const char **states);
 
 /*
  * cb_runs_pair - the baseline and candidate groups to compare: with one run, every other

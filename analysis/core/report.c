@@ -38,6 +38,7 @@ struct cellrec {
 struct group {
 	const char *kernel, *setting, *workload;
 	const struct cb_values **vals;
+	const char **state;	/* per value, the saved guest it started from, NULL if booted */
 	int n, lost, disagree;
 	int energy_src[3];	/* cells whose energy_rapl_J came from: powercap, perf-power, none */
 };
@@ -254,13 +255,19 @@ static void reps_text(char *buf, size_t len, int a, int b)
 }
 
 /* the non-null values of metric @m over the repetitions of @g into @out (room for g->n) */
-static size_t values_of(const struct group *g, enum cb_metric_id m, double *out)
+/* the non-null values of @m in @g into @out, their start states into @states (or NULL) */
+static size_t values_of(const struct group *g, enum cb_metric_id m, double *out,
+			const char **states)
 {
 	size_t k = 0;
 
-	for (int i = 0; i < g->n; i++)
-		if (g->vals[i]->set[m])
-			out[k++] = g->vals[i]->v[m];
+	for (int i = 0; i < g->n; i++) {
+		if (!g->vals[i]->set[m])
+			continue;
+		if (states)
+			states[k] = g->state[i];
+		out[k++] = g->vals[i]->v[m];
+	}
 	return k;
 }
 
@@ -285,6 +292,8 @@ static void verdict_pair(FILE *txt, FILE *md, const struct group *base, const st
 {
 	double *va = cb_xcalloc(base->n + 1, sizeof(double));
 	double *vb = cb_xcalloc(cand->n + 1, sizeof(double));
+	const char **sa = cb_xcalloc(base->n + 1, sizeof(*sa));
+	const char **sb = cb_xcalloc(cand->n + 1, sizeof(*sb));
 	char reps[64], phrase[640];
 
 	reps_text(reps, sizeof(reps), base->n, cand->n);
@@ -294,9 +303,10 @@ static void verdict_pair(FILE *txt, FILE *md, const struct group *base, const st
 	for (size_t k = 0; k < sizeof(verdict_metrics) / sizeof(verdict_metrics[0]); k++) {
 		struct cb_judgement j;
 		enum cb_metric_id m = verdict_metrics[k].m;
-		size_t na = values_of(base, m, va), nb = values_of(cand, m, vb);
+		size_t na = values_of(base, m, va, sa), nb = values_of(cand, m, vb, sb);
 
-		cb_judge(va, na, vb, nb, cb_metrics[m].better, 0.95, &j);
+		/* paired where both ran from the same saved guests, as compare does */
+		cb_judge_states(va, sa, na, vb, sb, nb, cb_metrics[m].better, 0.95, &j);
 		cb_verdict_phrase(phrase, sizeof(phrase), &j, verdict_metrics[k].label,
 				  cb_metrics[m].unit, verdict_metrics[k].count, 0.95);
 		fprintf(txt, "  %s\n", phrase);
@@ -312,6 +322,8 @@ static void verdict_pair(FILE *txt, FILE *md, const struct group *base, const st
 	fprintf(md, "\n");
 	free(va);
 	free(vb);
+	free(sa);
+	free(sb);
 }
 
 /* the largest median of metric @m over the @n groups @sel (0 where none has a value) */
@@ -452,12 +464,14 @@ static int make_groups(struct cellrec *recs, int n, struct group *gs)
 			gs[ng] = (struct group){ .kernel = r->kernel, .setting = r->setting,
 						 .workload = r->workload };
 			gs[ng].vals = calloc(n, sizeof(*gs[ng].vals));
-			if (!gs[ng].vals)
+			gs[ng].state = calloc(n, sizeof(*gs[ng].state));
+			if (!gs[ng].vals || !gs[ng].state)
 				return -1;
 			ng++;
 		}
 		if (!r->ok)
 			continue;
+		gs[j].state[gs[j].n] = r->sum.start_state[0] ? r->sum.start_state : NULL;
 		gs[j].vals[gs[j].n++] = &r->sum.val;
 		gs[j].lost += r->sum.lost;
 		gs[j].disagree += r->sum.has_xcheck && !r->sum.agree;
@@ -695,8 +709,10 @@ out:
 	if (md)
 		fclose(md);
 	free(md_buf);
-	for (i = 0; i < ng; i++)
+	for (i = 0; i < ng; i++) {
 		free(gs[i].vals);
+		free(gs[i].state);
+	}
 	free(gs);
 	free(recs);
 	json_object_put(run);

@@ -235,6 +235,21 @@ static const char *jstr(struct json_object *o, const char *key)
 	return json_object_get_string(x);
 }
 
+/* meta.json "saved_state" (guest_state = saved): the state's name and id, else "" */
+static void read_start_state(struct json_object *meta, struct cb_cell_summary *cs)
+{
+	struct json_object *st, *name, *id;
+
+	cs->start_state[0] = '\0';
+	if (!json_object_object_get_ex(meta, "saved_state", &st) ||
+	    !json_object_object_get_ex(st, "state", &name) ||
+	    !json_object_is_type(name, json_type_string))
+		return;
+	snprintf(cs->start_state, sizeof(cs->start_state), "%s%s%s", json_object_get_string(name),
+		 json_object_object_get_ex(st, "id", &id) ? "/" : "",
+		 json_object_object_get_ex(st, "id", &id) ? json_object_get_string(id) : "");
+}
+
 /*
  * the vmstat window, when the trace's clock is the one the agent timed it with (the
  * collector's "mono" is CLOCK_MONOTONIC); 0, 0 otherwise
@@ -309,6 +324,7 @@ static int read_meta(const char *cell_dir, struct cb_cell_summary *cs, long long
 	cs->guest_clock[0] = '\0';
 	if (q && json_object_object_get_ex(q, "clock", &x) && json_object_is_type(x, json_type_string))
 		snprintf(cs->guest_clock, sizeof(cs->guest_clock), "%s", json_object_get_string(x));
+	read_start_state(meta, cs);
 	*cell = c ? json_object_get(c) : json_object_new_object();
 	json_object_put(meta);
 	return 0;
@@ -383,6 +399,7 @@ static void host_warning(struct json_object *root, struct cb_cell_summary *cs)
 			       json_object_new_double(cs->host_other_share));
 	json_object_object_add(root, "guest_clock", cs->guest_clock[0] ?
 			       json_object_new_string(cs->guest_clock) : NULL);
+
 	if (!cb_summary_stretched(root, &share))
 		return;
 	snprintf(w, sizeof(w), "other work took %.0f%% of the host's CPU time while the guest "
@@ -418,6 +435,9 @@ static struct json_object *summary_json(const char *cell_dir, struct json_object
 		json_object_array_add(json_object_object_get(root, "warnings"),
 				      json_object_new_string(cs->warning));
 	host_warning(root, cs);
+	/* the saved guest it started from: compare pairs settings by it (verdict.h) */
+	json_object_object_add(root, "start_state", cs->start_state[0] ?
+			       json_object_new_string(cs->start_state) : NULL);
 	if (st->stalls && !cb_stalls_recorded(st, "kmem:mm_page_alloc"))
 		add_warning(root, cs, "the trace has no kmem:mm_page_alloc: each stall ends at its "
 			    "last compaction event, not at its allocation, and whether it got a "

@@ -27,6 +27,8 @@ struct cb_cell_summary {
 	char warning[400];	/* what makes the cell's numbers doubtful (headroom.h), or "" */
 	double host_other_share; /* of a guest's host's CPU time, what other work took; NAN */
 	char guest_clock[8];	 /* a guest's clock (meta.json qemu.clock): "host", "icount", "" */
+	/* the saved guest it started from (meta.json saved_state): "NAME/ID", "" if it booted */
+	char start_state[160];
 };
 
 /*

@@ -4,9 +4,15 @@
  */
 #include "verdict.h"
 
+#include "stats_paired.h"
+#include "xalloc.h"
+
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
 
 #define BOOT_ITERS 10000
 #define BOOT_SEED 20171 /* fixed: the same runs always give the same intervals */
@@ -82,6 +88,87 @@ int cb_judge(const double *a, size_t na, const double *b, size_t nb, enum cb_bet
 	else
 		j->state = CB_J_NOT_SIGNIFICANT;
 	return 0;
+}
+
+int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better better,
+		    double conf, struct cb_judgement *j)
+{
+	double alpha = 1 - conf, *d, mde_sd;
+
+	if (cb_judge(a, n, b, n, better, conf, j) < 0)
+		return -1;
+	j->paired = true;
+	d = malloc((n + 1) * sizeof(*d));
+	if (!d)
+		cb_oom();
+	for (size_t i = 0; i < n; i++)
+		d[i] = b[i] - a[i];
+	j->p = n >= 2 ? cb_stats_signed_rank(d, n, NULL) : NAN;
+	if (isnan(j->p) && n >= 2)	/* no pair moved at all */
+		j->p = 1;
+	cb_stats_bootstrap_median(d, n, conf, BOOT_SEED, BOOT_ITERS, &j->diff);
+	j->rel.lo = j->rel.hi = NAN;
+	if (j->ma != 0) {
+		j->rel.lo = j->diff.lo / fabs(j->ma);
+		j->rel.hi = j->diff.hi / fabs(j->ma);
+	}
+	j->sd = n >= 2 ? gsl_stats_sd(d, 1, n) : NAN;
+	j->mde = j->mde_pct = NAN;
+	if (!isnan(j->sd)) {
+		mde_sd = cb_stats_mde_paired(n, alpha, CB_VERDICT_POWER);
+		j->mde = isinf(mde_sd) ? INFINITY : j->sd == 0 ? 0 : mde_sd * j->sd;
+		if (j->ma != 0)
+			j->mde_pct = j->mde / fabs(j->ma) * 100;
+	}
+	j->target = fmax(fabs(j->mb - j->ma), CB_VERDICT_MIN_CHANGE * fabs(j->ma));
+	if (j->target == 0 && j->sd > 0)
+		j->target = j->sd;
+	j->reps_needed = isnan(j->sd) || j->target == 0 ?
+				 cb_stats_reps_for_paired(1, 0, alpha, CB_VERDICT_POWER,
+							  CB_VERDICT_MAX_REPS) :
+				 cb_stats_reps_for_paired(j->target, j->sd, alpha, CB_VERDICT_POWER,
+							  CB_VERDICT_MAX_REPS);
+	free(d);
+	j->significant = !isnan(j->p) && j->p < alpha && (j->diff.lo > 0 || j->diff.hi < 0);
+	if (j->significant)
+		j->state = CB_J_SIGNIFICANT;
+	else if (n < 2 || cb_stats_min_p_paired(n) >= alpha)
+		j->state = CB_J_CANNOT_JUDGE;
+	else
+		j->state = CB_J_NOT_SIGNIFICANT;
+	return 0;
+}
+
+/* the index of state @s in @ss[0..@n), or -1 */
+static long state_at(const char *const *ss, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ss[i] && !strcmp(ss[i], s))
+			return (long)i;
+	return -1;
+}
+
+int cb_judge_states(const double *a, const char *const *sa, size_t na, const double *b,
+		    const char *const *sb, size_t nb, enum cb_better better, double conf,
+		    struct cb_judgement *j)
+{
+	double *pb;
+	bool pairs = sa && sb && na == nb && na > 0;
+	int rc;
+
+	for (size_t i = 0; pairs && i < na; i++)
+		pairs = sa[i] && state_at(sa, i, sa[i]) < 0 && state_at(sb, nb, sa[i]) >= 0 &&
+			sb[i] && state_at(sb, i, sb[i]) < 0;
+	if (!pairs)
+		return cb_judge(a, na, b, nb, better, conf, j);
+	pb = malloc(na * sizeof(*pb));
+	if (!pb)
+		cb_oom();
+	for (size_t i = 0; i < na; i++)
+		pb[i] = b[state_at(sb, nb, sa[i])];
+	rc = cb_judge_paired(a, pb, na, better, conf, j);
+	free(pb);
+	return rc;
 }
 
 bool cb_near_zero(double ma, double mb)
@@ -169,6 +256,15 @@ static void fmt_ci(char *buf, size_t len, const struct cb_judgement *j, const ch
 	snprintf(buf, len, "%.0f%% CI of the change %s to %s", conf * 100, lo, hi);
 }
 
+/* ", paired over N saved states" for a paired judgement, else "" */
+static const char *paired(char *buf, size_t len, const struct cb_judgement *j)
+{
+	if (!j->paired)
+		return "";
+	snprintf(buf, len, ", paired over %zu saved states", j->na);
+	return buf;
+}
+
 void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, const char *label,
 		       const char *unit, bool count, double conf)
 {
@@ -186,8 +282,8 @@ void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, cons
 	case CB_J_SIGNIFICANT:
 		cb_fmt_change(d, sizeof(d), j->ma, j->mb, unit);
 		fmt_ci(ci, sizeof(ci), j, unit, conf);
-		snprintf(buf, len, "%s %s: %s vs %s (%s, p = %.3g, %s)", j->mb < j->ma ? down : up,
-			 label, vb, va, d, j->p, ci);
+		snprintf(buf, len, "%s %s: %s vs %s (%s, p = %.3g%s, %s)", j->mb < j->ma ? down : up,
+			 label, vb, va, d, j->p, paired(x, sizeof(x), j), ci);
 		return;
 	case CB_J_NOT_SIGNIFICANT:
 		if (j->ma == 0 && j->mb == 0 && j->sd == 0) {
@@ -197,8 +293,8 @@ void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, cons
 		cb_fmt_mde(x, sizeof(x), j, unit);
 		snprintf(ci, sizeof(ci), j->mde == 0 ? "no spread: any change would have shown" :
 			 "could have seen a change of %s or more", x);
-		snprintf(buf, len, "no detectable difference in %s: %s vs %s (p = %.2g; %s)", label,
-			 vb, va, j->p, ci);
+		snprintf(buf, len, "no detectable difference in %s: %s vs %s (p = %.2g%s; %s)", label,
+			 vb, va, j->p, paired(d, sizeof(d), j), ci);
 		return;
 	case CB_J_CANNOT_JUDGE:
 		fmt_target(x, sizeof(x), j, unit);
@@ -211,6 +307,10 @@ void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, cons
 			snprintf(buf, len, "cannot judge %s: %zu and %zu reps; a change of %s would "
 				 "need more than %d reps each", label, j->nb, j->na, x,
 				 CB_VERDICT_MAX_REPS);
+		else if (j->paired)
+			snprintf(buf, len, "cannot judge %s: %s vs %s with %zu saved states; paired, "
+				 "needs %ld states to see a change of %s (80%% power)", label, vb, va,
+				 j->na, j->reps_needed, x);
 		else
 			snprintf(buf, len, "cannot judge %s: %s vs %s with %zu and %zu reps; needs "
 				 "%ld reps each to see a change of %s (80%% power)", label, vb, va,

@@ -44,6 +44,12 @@ struct cb_judgement {
 	double mde_pct;		/* mde / |ma| * 100; NAN when ma == 0 */
 	double target;		/* the change reps_needed is for: max(|mb - ma|, 10% of |ma|) */
 	long reps_needed;	/* per side, for target at 80% power; -1 more than 1000, 0 n/a */
+	/*
+	 * paired by start state (cb_judge_states): p is the signed-rank test's on the
+	 * differences state by state, diff and rel the bootstrap CI of their median, sd their
+	 * standard deviation, mde and reps_needed (states) the signed-rank test's
+	 */
+	bool paired;
 };
 
 /*
@@ -53,6 +59,25 @@ struct cb_judgement {
  */
 int cb_judge(const double *a, size_t na, const double *b, size_t nb, enum cb_better better,
 	     double conf, struct cb_judgement *j);
+
+/*
+ * cb_judge_paired - as cb_judge, for @n pairs: @a[i] and @b[i] ran from the same start
+ * state. The medians, CVs and relative change are each side's, as unpaired; the test is the
+ * signed-rank test of b[i] - a[i] (stats_paired.h), the CI the bootstrap one of the median
+ * difference, and significance needs both, as unpaired. Returns as cb_judge.
+ */
+int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better better,
+		    double conf, struct cb_judgement *j);
+
+/*
+ * cb_judge_states - cb_judge_paired when the repetitions pair one to one by the start state
+ * each names (@sa, @sb: per value, NULL where a cell booted: summary.json start_state):
+ * every value on both sides has one, no state twice on a side, and the two sides have the
+ * same states. Otherwise cb_judge, unpaired.
+ */
+int cb_judge_states(const double *a, const char *const *sa, size_t na, const double *b,
+		    const char *const *sb, size_t nb, enum cb_better better, double conf,
+		    struct cb_judgement *j);
 
 /* cb_near_zero - whether a baseline of @ma is too near zero for a relative change to @mb */
 bool cb_near_zero(double ma, double mb);

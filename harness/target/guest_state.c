@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/random.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -127,14 +128,24 @@ static const struct cb_cell *state_cell(struct cb_run *run, const struct cb_cell
 	return NULL;
 }
 
+/*
+ * meta.json "saved_state": the state's name, and a random id drawn before the save, the
+ * same in every cell loaded from it and in no other: what the analysis pairs cells by
+ * (two runs' states of one name are different states)
+ */
 static struct json_object *state_meta(const struct cb_cell *first)
 {
 	struct json_object *m = json_object_new_object();
-	char name[sizeof(first->id) + 16];
+	char name[sizeof(first->id) + 16], id[20];
+	unsigned long long r = 0;
 
+	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+		r = cb_now_ns() ^ ((unsigned long long)getpid() << 32);
+	snprintf(id, sizeof(id), "%016llx", r);
 	snprintf(name, sizeof(name), "%s.%s.r%ld", first->kernel->name, first->workload->name,
 		 first->rep);
 	json_object_object_add(m, "state", json_object_new_string(name));
+	json_object_object_add(m, "id", json_object_new_string(id));
 	json_object_object_add(m, "fragmented_for", json_object_new_string(first->id));
 	return m;
 }

@@ -7,7 +7,12 @@
  *     "fewer", with p and the CI;
  *   a null with 5 reps: no detectable difference, and the change it could have seen, which
  *     is the rank test's MDE for 5 a side times the pooled sd computed here by hand;
- *   a null with 2 reps: it cannot judge, and says how many reps a 10% change would need.
+ *   a null with 2 reps: it cannot judge, and says how many reps a 10% change would need;
+ *   paired by start state: 8 states far apart, the candidate 5% below the baseline in each,
+ *     so the sides overlap (Mann-Whitney p = 0.72) but every pair moved one way: the
+ *     signed-rank p is 2 / 2^8 = 0.0078 and the CI of the median difference is the one
+ *     difference there is; pairs are found by name in any order, and any state missing,
+ *     doubled or unmatched leaves the comparison unpaired.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -133,12 +138,60 @@ static void test_formats(void **state)
 	assert_string_equal(buf, "+5");
 }
 
+static void test_paired_by_state(void **state)
+{
+	const double a[] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+	const char *sa[] = { "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8" };
+	/* the same states listed in another order, each 5% below its baseline */
+	const char *sb[] = { "s8", "s7", "s6", "s5", "s4", "s3", "s2", "s1" };
+	const char *dup[] = { "s1", "s1", "s3", "s4", "s5", "s6", "s7", "s8" };
+	const char *other[] = { "s1", "s2", "s3", "s4", "s5", "s6", "s7", "x" };
+	const char *none[] = { "s1", "s2", "s3", "s4", NULL, "s6", "s7", "s8" };
+	double b[8];
+	struct cb_judgement j;
+	char buf[640];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = a[7 - i] * 0.95;
+	cb_judge(a, 8, b, 8, CB_BETTER_LOWER, 0.95, &j);
+	assert_false(j.paired);
+	assert_false(j.significant);
+	print_message("unpaired: p = %.3f\n", j.p);
+	assert_true(j.p > 0.5);
+	cb_judge_states(a, sa, 8, b, sb, 8, CB_BETTER_LOWER, 0.95, &j);
+	cb_verdict_phrase(buf, sizeof(buf), &j, "stall time", "ns", false, 0.95);
+	print_message("%s\n", buf);
+	assert_true(j.paired);
+	assert_int_equal(j.state, CB_J_SIGNIFICANT);
+	assert_true(fabs(j.p - 2.0 / 256) < 1e-12);
+	/* differences -5 .. -40: the median difference's CI lies among them */
+	assert_true(j.diff.lo >= -40 && j.diff.hi <= -5);
+	assert_non_null(strstr(buf, "less stall time: "));
+	assert_non_null(strstr(buf, "p = 0.00781, paired over 8 saved states"));
+	/* not one-to-one: unpaired */
+	cb_judge_states(a, sa, 8, b, dup, 8, CB_BETTER_LOWER, 0.95, &j);
+	assert_false(j.paired);
+	cb_judge_states(a, sa, 8, b, other, 8, CB_BETTER_LOWER, 0.95, &j);
+	assert_false(j.paired);
+	cb_judge_states(a, none, 8, b, sb, 8, CB_BETTER_LOWER, 0.95, &j);
+	assert_false(j.paired);
+	cb_judge_states(a, sa, 8, b, sb, 7, CB_BETTER_LOWER, 0.95, &j);
+	assert_false(j.paired);
+	/* 5 states cannot reach p < 0.05 paired (2 / 32): it says how many states it needs */
+	cb_judge_states(a, sa, 5, b + 3, sb + 3, 5, CB_BETTER_LOWER, 0.95, &j);
+	cb_verdict_phrase(buf, sizeof(buf), &j, "stall time", "ns", false, 0.95);
+	print_message("%s\n", buf);
+	assert_true(j.paired);
+	assert_int_equal(j.state, CB_J_CANNOT_JUDGE);
+	assert_non_null(strstr(buf, "with 5 saved states; paired, needs "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clear_difference), cmocka_unit_test(test_null_five_reps),
 		cmocka_unit_test(test_null_two_reps),	 cmocka_unit_test(test_no_value),
-		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_formats),	 cmocka_unit_test(test_paired_by_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

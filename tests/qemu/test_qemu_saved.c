@@ -8,7 +8,8 @@
  * the fragmenter's JSON lines up to its "ready" (its fill time to the nanosecond, the
  * buddyinfo it read) were written before the save, so the two cells of one repetition
  * hold them byte for byte, while the two repetitions, fragmented by two boots, do not.
- * Also: every cell complete and saying which state it came from, the fragment phase run
+ * Also: every cell complete and saying which state it came from (meta.json, and
+ * summary.json's start_state, the same id for both cells of a repetition), the fragment phase run
  * with proactiveness 0 and the cell with its setting's, no state file, socket directory
  * or QEMU left behind, and a config the mode cannot run refused by name.
  */
@@ -76,7 +77,7 @@ static void test_saved_states(void **state)
 	static const char *const set[] = { "pro0", "pro20" };
 	char cfg[1024], out[1024], log[1024], path[1400], v[128], pattern[1400];
 	char *args[] = { "run", cfg, "-o", out, "--reps", "2", NULL };
-	char *frag[2][2];
+	char *frag[2][2], id[2][2][64];
 	size_t dirs0 = socket_dirs();
 	glob_t g;
 
@@ -112,12 +113,19 @@ static void test_saved_states(void **state)
 			assert_string_equal(proactiveness(path, "knobs", v, sizeof(v)),
 					    s ? "20" : "0");
 			frag[r][s] = before_save(out, cell);
+			/* the analysis pairs by the state's name and the id drawn before the save */
+			snprintf(path, sizeof(path), "%s/%s/summary.json", out, cell);
+			itest_json(path, "start_state", id[r][s], sizeof(id[r][s]));
+			assert_non_null(strstr(id[r][s], want));
+			assert_true(strlen(id[r][s]) == strlen(want) + 17);
 		}
+		assert_string_equal(id[r][0], id[r][1]);
 		/* one save, two loads: the same fragmentation, to the byte */
 		assert_string_equal(frag[r][0], frag[r][1]);
 	}
 	/* two saves: two fragmentations */
 	assert_string_not_equal(frag[0][0], frag[1][0]);
+	assert_string_not_equal(id[0][0], id[1][0]);
 	print_message("fragmented before the save, repetition 1: %.80s...\n",
 		      strstr(frag[0][0], "\"fill_s\""));
 	print_message("fragmented before the save, repetition 2: %.80s...\n",
