@@ -194,6 +194,8 @@ static struct json_object *row_json(const struct cb_cmp_row *r, double conf)
 	json_object_object_add(x, "state", json_object_new_string(state_names[j->state]));
 	json_num(x, "sd", j->sd);
 	json_num(x, "cv_baseline", j->cv_a);
+	/* p, ci, sd and mde from the differences state by state (verdict.h) */
+	json_object_object_add(x, "paired", json_object_new_boolean(j->paired));
 	json_num(x, "cv_candidate", j->cv_b);
 	json_num(x, "mde", j->mde);
 	json_num(x, "mde_pct", j->mde_pct);
@@ -253,6 +255,11 @@ static void print_spread(FILE *out, const struct view *v, const struct cb_judgem
 	if (j->cv_a > CB_STATS_CV_WIDE || j->cv_b > CB_STATS_CV_WIDE)
 		fprintf(out, "%sOver %.0f%%, one repetition says little: more waves or repetitions "
 			"narrow it.", v->f == FMT_MD ? " " : "\n", CB_STATS_CV_WIDE * 100);
+	if (j->paired && !isnan(j->sd) && j->ma != 0)
+		fprintf(out, "%sPaired over %zu saved states (guest_state = saved): p, CI, mde and "
+			"need N%scome from the differences state by state (signed-rank test); their "
+			"sd is %.0f%% of the baseline median.", v->f == FMT_MD ? " " : "\n", j->na,
+			v->f == FMT_MD ? " " : "\n", j->sd / fabs(j->ma) * 100);
 	fputc('\n', out);
 }
 
