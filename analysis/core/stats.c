@@ -398,8 +398,9 @@ static void mw_sim_make(struct mw_sim *sim, size_t na, size_t nb, double alpha)
 	free(diff);
 }
 
-static double mw_sim_power(const struct mw_sim *sim, double d)
+static double mw_sim_power(const void *arg, double d)
 {
+	const struct mw_sim *sim = arg;
 	size_t hits = 0;
 
 	for (size_t i = 0; i < sim->iters; i++)
@@ -407,25 +408,34 @@ static double mw_sim_power(const struct mw_sim *sim, double d)
 	return (double)hits / (double)sim->iters;
 }
 
-static double mde_mw_sim(size_t na, size_t nb, double alpha, double power)
+double cb_stats_bisect_power(double (*power_at)(const void *sim, double d), const void *sim,
+			     double power)
 {
-	struct mw_sim sim;
 	double lo = 0, hi = 1;
 
-	mw_sim_make(&sim, na, nb, alpha);
-	while (hi < 1e3 && mw_sim_power(&sim, hi) < power)
+	while (hi < 1e3 && power_at(sim, hi) < power)
 		hi *= 2;
 	for (int i = 0; i < 40 && hi < 1e3; i++) {
 		double mid = (lo + hi) / 2;
 
-		if (mw_sim_power(&sim, mid) < power)
+		if (power_at(sim, mid) < power)
 			lo = mid;
 		else
 			hi = mid;
 	}
+	return hi < 1e3 ? hi : INFINITY;
+}
+
+static double mde_mw_sim(size_t na, size_t nb, double alpha, double power)
+{
+	struct mw_sim sim;
+	double d;
+
+	mw_sim_make(&sim, na, nb, alpha);
+	d = cb_stats_bisect_power(mw_sim_power, &sim, power);
 	free(sim.lo_at);
 	free(sim.hi_at);
-	return hi < 1e3 ? hi : INFINITY;
+	return d;
 }
 
 double cb_stats_mde_mw(size_t na, size_t nb, double alpha, double power)

@@ -89,6 +89,14 @@ double cb_stats_mde_t(double na, double nb, double alpha, double power);
  */
 double cb_stats_mde_mw(size_t na, size_t nb, double alpha, double power);
 
+/*
+ * cb_stats_bisect_power - the smallest shift d at which @power_at(@sim, d), a simulated
+ * power that grows with d, reaches @power: doubling from 1, then 40 bisections; INFINITY
+ * when not below 1000. The search the rank tests' MDEs share (this file, stats_paired.c).
+ */
+double cb_stats_bisect_power(double (*power_at)(const void *sim, double d), const void *sim,
+			     double power);
+
 /* cb_stats_min_p - the smallest two-sided p the exact rank test can give: 2 / C(na+nb, na) */
 double cb_stats_min_p(size_t na, size_t nb);
 

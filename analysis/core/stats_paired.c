@@ -163,8 +163,9 @@ static void sr_sim_make(struct sr_sim *sim, size_t n, double alpha)
 	free(w);
 }
 
-static double sr_sim_power(const struct sr_sim *sim, double d)
+static double sr_sim_power(const void *arg, double d)
 {
+	const struct sr_sim *sim = arg;
 	size_t hits = 0;
 
 	for (size_t i = 0; i < sim->iters; i++)
@@ -175,22 +176,13 @@ static double sr_sim_power(const struct sr_sim *sim, double d)
 static double mde_sr_sim(size_t n, double alpha, double power)
 {
 	struct sr_sim sim;
-	double lo = 0, hi = 1;
+	double d;
 
 	sr_sim_make(&sim, n, alpha);
-	while (hi < 1e3 && sr_sim_power(&sim, hi) < power)
-		hi *= 2;
-	for (int i = 0; i < 40 && hi < 1e3; i++) {
-		double mid = (lo + hi) / 2;
-
-		if (sr_sim_power(&sim, mid) < power)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	d = cb_stats_bisect_power(sr_sim_power, &sim, power);
 	free(sim.up_at);
 	free(sim.lo_at);
-	return hi < 1e3 ? hi : INFINITY;
+	return d;
 }
 
 double cb_stats_mde_paired(size_t n, double alpha, double power)

@@ -29,16 +29,13 @@
 static const char *const phase_names[CB_NR_PHASES] = { "fragment", "demand", "background",
 							      "companion" };
 
-/* copy a /proc file into the cell (atomically) */
-static int snapshot(struct cb_run *run, const char *cell_dir, const char *rel, const char *name)
+/* copy the file @src to @dst (atomically); -1 with run->err set */
+static int copy_file(struct cb_run *run, const char *src, const char *dst)
 {
-	char src[PATH_MAX], dst[PATH_MAX], *data;
+	char *data;
 	size_t len;
 	int ret;
 
-	if (cb_path(src, sizeof(src), "%s%s", run->root, rel) < 0 ||
-	    cb_path(dst, sizeof(dst), "%s/%s", cell_dir, name) < 0)
-		return -1;
 	data = cb_read_file(src, &len);
 	if (!data) {
 		cb_run_set_err(run, "%s: cannot read: %s", src, strerror(errno));
@@ -49,6 +46,17 @@ static int snapshot(struct cb_run *run, const char *cell_dir, const char *rel, c
 		cb_run_set_err(run, "%s: cannot write: %s", dst, strerror(errno));
 	free(data);
 	return ret;
+}
+
+/* copy a /proc file into the cell (atomically) */
+static int snapshot(struct cb_run *run, const char *cell_dir, const char *rel, const char *name)
+{
+	char src[PATH_MAX], dst[PATH_MAX];
+
+	if (cb_path(src, sizeof(src), "%s%s", run->root, rel) < 0 ||
+	    cb_path(dst, sizeof(dst), "%s/%s", cell_dir, name) < 0)
+		return -1;
+	return copy_file(run, src, dst);
 }
 
 static int snapshots(struct cb_run *run, const char *cell_dir, const char *when)
@@ -489,26 +497,13 @@ static int held_output(struct cb_run *run, const char *cell_dir)
 	int stem = (int)(strrchr(out, '.') ? strrchr(out, '.') - out : (long)strlen(out));
 
 	for (int i = 0; i < 2; i++) {
-		char src[PATH_MAX], dst[PATH_MAX], *data;
-		size_t len;
-		int rc;
+		char src[PATH_MAX], dst[PATH_MAX];
 
 		if (cb_path(src, sizeof(src), "%s/%.*s%s", run->held->dir, i ? stem : INT_MAX, out,
 			    i ? ".stderr" : "") < 0 ||
 		    cb_path(dst, sizeof(dst), "%s/%.*s%s", cell_dir, i ? stem : INT_MAX, out,
-			    i ? ".stderr" : "") < 0)
+			    i ? ".stderr" : "") < 0 || copy_file(run, src, dst) < 0)
 			return -1;
-		data = cb_read_file(src, &len);
-		if (!data) {
-			cb_run_set_err(run, "%s: cannot read: %s", src, strerror(errno));
-			return -1;
-		}
-		rc = cb_write_file_atomic(dst, data, len);
-		free(data);
-		if (rc < 0) {
-			cb_run_set_err(run, "%s: cannot write: %s", dst, strerror(errno));
-			return -1;
-		}
 	}
 	return 0;
 }

@@ -9,6 +9,16 @@
 
 int cb_boot_check(const struct cb_config *cfg, long jobs, char *err, size_t errlen)
 {
+	for (size_t i = 0; jobs > 1 && i < cfg->nr_kernels; i++) {
+		const struct cb_kernel *k = &cfg->kernels[i];
+		const char *why = k->cls && k->cls->serial ? k->cls->serial(k) : NULL;
+
+		if (why) {
+			snprintf(err, errlen, "[kernel %s] with --jobs %ld: %s; use --jobs 1", k->name,
+				 jobs, why);
+			return -1;
+		}
+	}
 	if (cfg->boot != CB_BOOT_PER_KERNEL || jobs <= 1)
 		return 0;
 	snprintf(err, errlen, "boot = per-kernel with --jobs %ld: a --jobs cell runs in a process "

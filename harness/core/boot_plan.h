@@ -20,7 +20,8 @@
 /*
  * cb_boot_check - whether [global] boot of @cfg goes with `run --jobs @jobs`: per-kernel
  * with @jobs above 1 is refused (each --jobs cell runs in its own process, which cannot
- * keep a guest for the next cell). Returns 0, or -1 with the reason in @err.
+ * keep a guest for the next cell), and so is a kernel whose target says its cells must run
+ * one after another (struct cb_target_class's serial). Returns 0, or -1 with @err.
  */
 int cb_boot_check(const struct cb_config *cfg, long jobs, char *err, size_t errlen);
 

@@ -50,6 +50,12 @@ struct cb_target_class {
 		     FILE *out, FILE *notes);
 	/* guest_cpus - the CPUs a guest of @k takes from this machine; NULL: none (not a guest) */
 	long (*guest_cpus)(const struct cb_kernel *k);
+	/*
+	 * serial - why @k's cells must run one after another in one process (they share a
+	 * state the target keeps between them), or NULL; run refuses --jobs for them.
+	 * NULL: never.
+	 */
+	const char *(*serial)(const struct cb_kernel *k);
 	/* machine - the other machine @k's cells run on, for run.json; NULL: this one */
 	const char *(*machine)(const struct cb_kernel *k);
 	const struct cb_target_ops *ops; /* what runs the cells (target.h) */

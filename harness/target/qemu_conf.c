@@ -141,6 +141,14 @@ static int qemu_verify(const struct cb_kernel *k, char *why, size_t len)
 	return 0;
 }
 
+/* guest_state = saved: a state's cells load, one after another, what its first one saved */
+static const char *qemu_serial(const struct cb_kernel *k)
+{
+	return cb_qemu_conf(k)->guest_state == CB_QEMU_STATE_SAVED ?
+		       "guest_state = saved runs the cells of a saved guest one after another, "
+		       "in one process" : NULL;
+}
+
 static long qemu_guest_cpus(const struct cb_kernel *k)
 {
 	return cb_qemu_conf(k)->cpus > 0 ? cb_qemu_conf(k)->cpus : 2;
@@ -155,5 +163,6 @@ const struct cb_target_class cb_target_qemu_class = {
 	.verify = qemu_verify,
 	.check = qemu_check,
 	.guest_cpus = qemu_guest_cpus,
+	.serial = qemu_serial,
 	.ops = &cb_target_qemu,
 };

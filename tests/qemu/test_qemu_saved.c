@@ -11,7 +11,8 @@
  * Also: every cell complete and saying which state it came from (meta.json, and
  * summary.json's start_state, the same id for both cells of a repetition), the fragment phase run
  * with proactiveness 0 and the cell with its setting's, no state file, socket directory
- * or QEMU left behind, and a config the mode cannot run refused by name.
+ * or QEMU left behind, and a config the mode cannot run (no fragment phase, --jobs)
+ * refused by name before anything boots.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,11 +146,12 @@ static void test_saved_states(void **state)
 	assert_int_equal(qemu_processes_with(dir), 0);
 }
 
-/* a workload with nothing to save after, and a memory limit, are refused before any boot */
+/* a workload with nothing to save after, and --jobs, are refused before any boot */
 static void test_saved_refused(void **state)
 {
-	char cfg[1024], log[1024];
+	char cfg[1024], log[1024], out[1024];
 	char *args[] = { "config", "check", cfg, NULL };
+	char *jobs[] = { "run", cfg, "-o", out, "--jobs", "2", NULL };
 	char *text;
 
 	snprintf(cfg, sizeof(cfg), "%s/bad.ini", dir);
@@ -162,6 +164,19 @@ static void test_saved_refused(void **state)
 	assert_non_null(strstr(text, "[workload quiet]: no fragment phase, and [kernel k61] has "
 				     "guest_state = saved"));
 	free(text);
+
+	/* one-vCPU guests, so that two at once fit this machine and only the state refuses */
+	snprintf(out, sizeof(out), "%s/jobs", dir);
+	qemu_matrix(cfg, "cpus = 1\nguest_state = saved\n",
+		    "[setting pro0]\nvm.compaction_proactiveness = 0\n"
+		    "[workload burst]\nfragment = frag-anon\nfragment.size = 0.9\n"
+		    "demand = thp-demand\ndemand.size = 0.3\n");
+	assert_int_equal(qtest_run(log, jobs), 2);
+	text = qtest_log(log);
+	assert_non_null(strstr(text, "[kernel k61] with --jobs 2: guest_state = saved runs the "
+				     "cells of a saved guest one after another"));
+	free(text);
+	assert_int_equal(access(out, F_OK), -1);
 }
 
 static int setup(void **state)
