@@ -245,9 +245,10 @@ static void read_start_state(struct json_object *meta, struct cb_cell_summary *c
 	    !json_object_object_get_ex(st, "state", &name) ||
 	    !json_object_is_type(name, json_type_string))
 		return;
+	if (!json_object_object_get_ex(st, "id", &id) || !json_object_is_type(id, json_type_string))
+		id = NULL; /* no id: the name alone */
 	snprintf(cs->start_state, sizeof(cs->start_state), "%s%s%s", json_object_get_string(name),
-		 json_object_object_get_ex(st, "id", &id) ? "/" : "",
-		 json_object_object_get_ex(st, "id", &id) ? json_object_get_string(id) : "");
+		 id ? "/" : "", id ? json_object_get_string(id) : "");
 }
 
 /*
@@ -399,7 +400,6 @@ static void host_warning(struct json_object *root, struct cb_cell_summary *cs)
 			       json_object_new_double(cs->host_other_share));
 	json_object_object_add(root, "guest_clock", cs->guest_clock[0] ?
 			       json_object_new_string(cs->guest_clock) : NULL);
-
 	if (!cb_summary_stretched(root, &share))
 		return;
 	snprintf(w, sizeof(w), "other work took %.0f%% of the host's CPU time while the guest "

@@ -52,11 +52,13 @@ static void judge_power(struct cb_judgement *j, const double *a, const double *b
 						   CB_VERDICT_MAX_REPS);
 }
 
-int cb_judge(const double *a, size_t na, const double *b, size_t nb, enum cb_better better,
-	     double conf, struct cb_judgement *j)
+/*
+ * what a judgement says of each side, paired or not: counts, medians, CVs, the relative
+ * change and its direction; the rest NAN. -1 (CB_J_NO_VALUE) when a side has no value.
+ */
+static int judge_sides(const double *a, size_t na, const double *b, size_t nb,
+		       enum cb_better better, struct cb_judgement *j)
 {
-	double alpha = 1 - conf;
-
 	memset(j, 0, sizeof(*j));
 	j->na = na;
 	j->nb = nb;
@@ -74,12 +76,22 @@ int cb_judge(const double *a, size_t na, const double *b, size_t nb, enum cb_bet
 	j->cv_b = cb_stats_cv(b, nb);
 	if (j->ma != 0)
 		j->delta_pct = (j->mb - j->ma) / fabs(j->ma) * 100;
+	j->worse = (better == CB_BETTER_LOWER && j->mb > j->ma) ||
+		   (better == CB_BETTER_HIGHER && j->mb < j->ma);
+	return 0;
+}
+
+int cb_judge(const double *a, size_t na, const double *b, size_t nb, enum cb_better better,
+	     double conf, struct cb_judgement *j)
+{
+	double alpha = 1 - conf;
+
+	if (judge_sides(a, na, b, nb, better, j) < 0)
+		return -1;
 	cb_stats_bootstrap(a, na, b, nb, conf, BOOT_SEED, BOOT_ITERS, &j->diff, &j->rel);
 	if (na >= 2 && nb >= 2)
 		j->p = cb_stats_mann_whitney(b, nb, a, na, NULL);
 	j->significant = !isnan(j->p) && j->p < alpha && (j->diff.lo > 0 || j->diff.hi < 0);
-	j->worse = (better == CB_BETTER_LOWER && j->mb > j->ma) ||
-		   (better == CB_BETTER_HIGHER && j->mb < j->ma);
 	judge_power(j, a, b, alpha);
 	if (j->significant)
 		j->state = CB_J_SIGNIFICANT;
@@ -95,7 +107,7 @@ int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better b
 {
 	double alpha = 1 - conf, *d, mde_sd;
 
-	if (cb_judge(a, n, b, n, better, conf, j) < 0)
+	if (judge_sides(a, n, b, n, better, j) < 0)
 		return -1;
 	j->paired = true;
 	d = malloc((n + 1) * sizeof(*d));
@@ -123,6 +135,7 @@ int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better b
 	j->target = fmax(fabs(j->mb - j->ma), CB_VERDICT_MIN_CHANGE * fabs(j->ma));
 	if (j->target == 0 && j->sd > 0)
 		j->target = j->sd;
+	/* no spread to go by: the fewest states that can reach alpha (any change shows) */
 	j->reps_needed = isnan(j->sd) || j->target == 0 ?
 				 cb_stats_reps_for_paired(1, 0, alpha, CB_VERDICT_POWER,
 							  CB_VERDICT_MAX_REPS) :

@@ -15,7 +15,6 @@
 #include "registry.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -492,17 +491,14 @@ static int cell_phases(struct cb_run *run, const struct cb_cell *cell, const cha
  */
 static int held_output(struct cb_run *run, const char *cell_dir)
 {
-	const char *out = run->held->out;
-	/* the output's name without its extension, then .stderr (spawn_phase) */
-	int stem = (int)(strrchr(out, '.') ? strrchr(out, '.') - out : (long)strlen(out));
+	const char *const rel[] = { run->held->out, run->held->err };
 
-	for (int i = 0; i < 2; i++) {
+	for (size_t i = 0; i < CB_ARRAY_SIZE(rel); i++) {
 		char src[PATH_MAX], dst[PATH_MAX];
 
-		if (cb_path(src, sizeof(src), "%s/%.*s%s", run->held->dir, i ? stem : INT_MAX, out,
-			    i ? ".stderr" : "") < 0 ||
-		    cb_path(dst, sizeof(dst), "%s/%.*s%s", cell_dir, i ? stem : INT_MAX, out,
-			    i ? ".stderr" : "") < 0 || copy_file(run, src, dst) < 0)
+		if (cb_path(src, sizeof(src), "%s/%s", run->held->dir, rel[i]) < 0 ||
+		    cb_path(dst, sizeof(dst), "%s/%s", cell_dir, rel[i]) < 0 ||
+		    copy_file(run, src, dst) < 0)
 			return -1;
 	}
 	return 0;
@@ -613,10 +609,14 @@ int cb_agent_fragment_hold(struct cb_run *run, const struct cb_cell *cell, const
 	rc = spawn_phase(run, cell, dir, CB_PHASE_FRAGMENT, &h->proc, arr);
 	if (json_object_array_length(arr)) {
 		struct json_object *out;
+		const char *name;
 
 		h->entry = json_object_get(json_object_array_get_idx(arr, 0));
 		json_object_object_get_ex(h->entry, "output", &out);
-		snprintf(h->out, sizeof(h->out), "%s", json_object_get_string(out));
+		name = json_object_get_string(out);
+		snprintf(h->out, sizeof(h->out), "%s", name);
+		/* spawn_phase's stderr: the output's name (always .jsonl or .log) made .stderr */
+		snprintf(h->err, sizeof(h->err), "%.*s.stderr", (int)(strrchr(name, '.') - name), name);
 	}
 	json_object_put(arr);
 	if (rc < 0 || wait_for(run, procs, &h->proc, true, w->ready_timeout_s,

@@ -39,8 +39,9 @@ struct cb_held_fragment {
 	struct cb_proc proc;
 	struct json_object *entry; /* its meta.json "workload" entry */
 	struct json_object *meta;  /* meta.json "saved_state": what the guest knew of its save */
-	char dir[PATH_MAX];	   /* where its output is: DIR/OUT */
+	char dir[PATH_MAX];	   /* where its output is: DIR/OUT, DIR/ERR */
 	char out[128];		   /* its output file, relative: workload/1-fragment-NAME.jsonl */
+	char err[128];		   /* its stderr file, relative: workload/1-fragment-NAME.stderr */
 };
 
 /*

@@ -5,6 +5,7 @@
 #include "guest_state.h"
 #include "agent.h"
 #include "initramfs.h"
+#include "qemu_state.h"
 #include "target.h"
 #include "util.h"
 
@@ -116,8 +117,7 @@ static const struct cb_cell *state_cell(struct cb_run *run, const struct cb_cell
 
 		if (strcmp(c->id, id))
 			continue;
-		if (c->kernel != first->kernel || c->workload != first->workload ||
-		    c->rep != first->rep) {
+		if (!cb_qstate_same(c, first)) {
 			cb_run_set_err(run, "the host asked for cell %s of a guest saved for %s's kernel, "
 				       "workload and repetition", id, first->id);
 			return NULL;
@@ -142,8 +142,7 @@ static struct json_object *state_meta(const struct cb_cell *first)
 	if (getrandom(&r, sizeof(r), 0) != sizeof(r))
 		r = cb_now_ns() ^ ((unsigned long long)getpid() << 32);
 	snprintf(id, sizeof(id), "%016llx", r);
-	snprintf(name, sizeof(name), "%s.%s.r%ld", first->kernel->name, first->workload->name,
-		 first->rep);
+	cb_qstate_name(first, name, sizeof(name));
 	json_object_object_add(m, "state", json_object_new_string(name));
 	json_object_object_add(m, "id", json_object_new_string(id));
 	json_object_object_add(m, "fragmented_for", json_object_new_string(first->id));

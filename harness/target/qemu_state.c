@@ -25,6 +25,11 @@ bool cb_qstate_same(const struct cb_cell *a, const struct cb_cell *b)
 	return a->kernel == b->kernel && a->workload == b->workload && a->rep == b->rep;
 }
 
+void cb_qstate_name(const struct cb_cell *cell, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s.%s.r%ld", cell->kernel->name, cell->workload->name, cell->rep);
+}
+
 int cb_qstate_init(struct cb_qstate *st, const char *run_dir, const struct cb_cell *cell,
 		   char *err, size_t errlen)
 {
@@ -32,8 +37,7 @@ int cb_qstate_init(struct cb_qstate *st, const char *run_dir, const struct cb_ce
 
 	memset(st, 0, sizeof(*st));
 	st->port_fd = -1;
-	snprintf(st->name, sizeof(st->name), "%s.%s.r%ld", cell->kernel->name, cell->workload->name,
-		 cell->rep);
+	cb_qstate_name(cell, st->name, sizeof(st->name));
 	if (cb_path(dir, sizeof(dir), "%s/.states", run_dir) < 0 ||
 	    cb_path(st->path, sizeof(st->path), "%s/%s.state", dir, st->name) < 0 ||
 	    cb_path(st->console, sizeof(st->console), "%s/%s.console.log", dir, st->name) < 0 ||

@@ -67,4 +67,7 @@ void cb_qstate_release(struct cb_qstate *st, const struct cb_run *run, const str
 /* cb_qstate_same - whether @a and @b start from the same state */
 bool cb_qstate_same(const struct cb_cell *a, const struct cb_cell *b);
 
+/* cb_qstate_name - @cell's state's NAME, <kernel>.<workload>.r<rep>, into @buf */
+void cb_qstate_name(const struct cb_cell *cell, char *buf, size_t size);
+
 #endif

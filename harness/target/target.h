@@ -28,6 +28,8 @@ struct cb_target_ops {
 };
 
 extern const struct cb_target_ops cb_target_host;
+extern const struct cb_target_ops cb_target_qemu;
+extern const struct cb_target_ops cb_target_ssh;
 
 /*
  * The host target's set-up in the two halves a saved guest (guest_state.h) runs apart.
@@ -40,8 +42,6 @@ extern const struct cb_target_ops cb_target_host;
  */
 int cb_host_setup_fragment(struct cb_run *run, const struct cb_cell *cell);
 int cb_host_setup_loaded(struct cb_run *run, const struct cb_cell *cell);
-extern const struct cb_target_ops cb_target_qemu;
-extern const struct cb_target_ops cb_target_ssh;
 
 /* the classes (target_class.h) of the built-in targets, next to their ops */
 extern const struct cb_target_class cb_target_host_class;

@@ -117,7 +117,6 @@ static int check_release(struct cb_run *run, const struct cb_kernel *k)
 	return -1;
 }
 
-/* the cell's machine state: the journal replayed, the start state, its knobs, the window */
 /* back to the machine's own values, then the start state (drop caches, compact) */
 static int start_state(struct cb_run *run, const struct cb_cell *cell)
 {
@@ -183,6 +182,7 @@ static int setting_knobs(struct cb_run *run, const struct cb_cell *cell)
 	return 0;
 }
 
+/* the cell's machine state: the journal replayed, the start state, its knobs, the window */
 static int host_setup_cell(struct cb_run *run, const struct cb_cell *cell)
 {
 	return start_state(run, cell) < 0 ? -1 : setting_knobs(run, cell);
@@ -238,6 +238,10 @@ int cb_host_setup_loaded(struct cb_run *run, const struct cb_cell *cell)
 	return setting_knobs(run, cell);
 }
 
+/*
+ * a cell that failed before its agent started still says so in its meta.json (status
+ * "failed", the error, the knobs set so far), as every failed cell does (issue 22)
+ */
 static void host_cell_failed(struct cb_run *run, const struct cb_cell *cell, const char *cell_dir)
 {
 	struct json_object *meta;

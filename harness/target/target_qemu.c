@@ -51,7 +51,7 @@
 #include <unistd.h>
 
 #define KVM_PROBE_S 20.0
-/* writing a saved guest's memory to its file: about 1 s a GiB here, so plenty */
+/* the limit on writing a saved guest's memory to its file: far beyond a few GiB's worth */
 #define SAVE_TIMEOUT_S 600.0
 /* the agent's own work around the phases: collector, snapshots, meta.json, poweroff */
 #define AGENT_MARGIN_S 180.0
@@ -608,10 +608,14 @@ static int run_from_state(struct cb_run *run, const struct cb_cell *cell, const 
 		goto fail;
 	qs.saving = false;
 	qs.state_fd = open(st.path, O_RDONLY | O_CLOEXEC);
-	if (qs.state_fd < 0 || cb_qstate_sockets(&st, err, sizeof(err)) < 0) {
-		snprintf(err, sizeof(err), "%s: %s", st.path, strerror(errno));
+	if (qs.state_fd < 0) {
+		snprintf(err, sizeof(err), "%s: cannot open the saved guest: %s", st.path,
+			 strerror(errno));
 		goto fail;
 	}
+	/* the sockets of the guest before (the saved one) went with it: fresh names */
+	if (cb_qstate_sockets(&st, err, sizeof(err)) < 0)
+		goto fail;
 	/* the loaded guest says nothing before the agent reads its cell */
 	snprintf(qs.mark_start, sizeof(qs.mark_start), "%s %s ", CB_STATE_GO_LINE, cell->id);
 	snprintf(qs.mark_end, sizeof(qs.mark_end), "%s", CB_INIT_AGENT_EXIT_LINE);
@@ -619,8 +623,10 @@ static int run_from_state(struct cb_run *run, const struct cb_cell *cell, const 
 	qs.stay = false;
 	qs.accel = "tcg";
 	qs.boot_s = qs.agent_end_s = -1;
-	if (cb_path(console, sizeof(console), "%s/console.log", cell_dir) < 0)
-		goto out;
+	if (cb_path(console, sizeof(console), "%s/console.log", cell_dir) < 0) {
+		snprintf(err, sizeof(err), "%s/console.log: path too long", cell_dir);
+		goto fail;
+	}
 	pid = spawn_qemu(run, cell, "tcg", console);
 	if (pid < 0) {
 		snprintf(err, sizeof(err), "qemu: cannot start: %s", strerror(errno));
