@@ -161,25 +161,38 @@ static long state_at(const char *const *ss, size_t n, const char *s)
 	return -1;
 }
 
-int cb_judge_states(const double *a, const char *const *sa, size_t na, const double *b,
-		    const char *const *sb, size_t nb, enum cb_better better, double conf,
-		    struct cb_judgement *j)
+bool cb_states_match(const char *const *sa, size_t na, const char *const *sb, size_t nb,
+		     size_t *idx)
 {
-	double *pb;
 	bool pairs = sa && sb && na == nb && na > 0;
-	int rc;
 
 	for (size_t i = 0; pairs && i < na; i++)
 		pairs = sa[i] && state_at(sa, i, sa[i]) < 0 && state_at(sb, nb, sa[i]) >= 0 &&
 			sb[i] && state_at(sb, i, sb[i]) < 0;
-	if (!pairs)
+	for (size_t i = 0; pairs && idx && i < na; i++)
+		idx[i] = (size_t)state_at(sb, nb, sa[i]);
+	return pairs;
+}
+
+int cb_judge_states(const double *a, const char *const *sa, size_t na, const double *b,
+		    const char *const *sb, size_t nb, enum cb_better better, double conf,
+		    struct cb_judgement *j)
+{
+	size_t *idx;
+	double *pb;
+	int rc;
+
+	if (!cb_states_match(sa, na, sb, nb, NULL))
 		return cb_judge(a, na, b, nb, better, conf, j);
+	idx = malloc(na * sizeof(*idx));
 	pb = malloc(na * sizeof(*pb));
-	if (!pb)
+	if (!idx || !pb)
 		cb_oom();
+	cb_states_match(sa, na, sb, nb, idx);
 	for (size_t i = 0; i < na; i++)
-		pb[i] = b[state_at(sb, nb, sa[i])];
+		pb[i] = b[idx[i]];
 	rc = cb_judge_paired(a, pb, na, better, conf, j);
+	free(idx);
 	free(pb);
 	return rc;
 }

@@ -70,10 +70,17 @@ int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better b
 		    double conf, struct cb_judgement *j);
 
 /*
+ * cb_states_match - whether two sides pair one to one by start state (@sa, @sb: per value,
+ * NULL where a cell booted): every value on both sides has one, no state twice on a side,
+ * and the two sides have the same states. If so and @idx is not NULL, @idx[i] is the index
+ * in @sb of @sa[i]'s state.
+ */
+bool cb_states_match(const char *const *sa, size_t na, const char *const *sb, size_t nb,
+		     size_t *idx);
+
+/*
  * cb_judge_states - cb_judge_paired when the repetitions pair one to one by the start state
- * each names (@sa, @sb: per value, NULL where a cell booted: summary.json start_state):
- * every value on both sides has one, no state twice on a side, and the two sides have the
- * same states. Otherwise cb_judge, unpaired.
+ * each names (cb_states_match; summary.json start_state), otherwise cb_judge, unpaired.
  */
 int cb_judge_states(const double *a, const char *const *sa, size_t na, const double *b,
 		    const char *const *sb, size_t nb, enum cb_better better, double conf,
