@@ -1,9 +1,10 @@
 /*
  * plot.c - `compactbench plot`: gnuplot charts of one or more runs.
  *
- * Each chart (plot_bars.c, plot_cdf.c, plot_cost.c, plot_timeline.c) writes its data to
- * CHART.dat and its drawing to one script, run as `gnuplot plot.gp` in the charts directory
- * with execvp: no shell line is ever built from names. Each chart is drawn as SVG and
+ * Each chart (plot_bars.c, plot_cdf.c, plot_cost.c, plot_timeline.c, plot_waves.c,
+ * plot_paired.c) writes its data to CHART.dat and its drawing to one script, run as
+ * `gnuplot plot.gp` in the charts directory with execvp: no shell line is ever built from
+ * names. Each chart is drawn as SVG and
  * rasterized to PNG (rsvg-convert); report.md gets a Charts section and report.html
  * (report_html.c) the verdict, the tables and the charts.
  */
@@ -28,7 +29,7 @@
 
 /* the charts, in the order the report shows them: a new kind of chart is one row */
 static int (*const chart_fns[])(struct pl_ctx *, FILE *, struct pl_chart *, int) = {
-	pl_bars, pl_cdf, pl_hist, pl_cost, pl_waves, pl_timeline,
+	pl_bars, pl_paired, pl_cdf, pl_hist, pl_cost, pl_waves, pl_timeline,
 };
 
 /* the data files and the script; returns the charts written to @out, or -1 with errno */
@@ -164,8 +165,11 @@ static const char usage[] =
 	"median and its 95% CI) of stalls, stall time, p99, THP success and stalls per 1000\n"
 	"allocations; the stall-latency CDF per workload; stalls by order and origin; cost\n"
 	"against benefit; the learning curve of recurring demand (stall time per wave, when\n"
-	"the cells recorded waves); a timeline of the median cell of each group. Each as SVG\n"
-	"and as that SVG rasterized to PNG (rsvg-convert), with its numbers in CHART.dat.\n"
+	"the cells recorded waves); the comparison paired by saved state (each setting's stall\n"
+	"time minus the first setting's from the same saved guest, a point per state, when\n"
+	"cells started from saved states); a timeline of the median cell of each group. Each\n"
+	"as SVG and as that SVG rasterized to PNG (rsvg-convert), with its numbers in\n"
+	"CHART.dat.\n"
 	"Adds a Charts section to the first DIR's report.md and writes its report.html:\n"
 	"verdict, tables, table of contents, charts (inline SVG).\n"
 	"\n"

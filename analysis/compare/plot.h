@@ -124,6 +124,7 @@ int pl_hist(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max);
 int pl_cost(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max);
 int pl_timeline(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max);
 int pl_waves(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max);
+int pl_paired(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max);
 
 /*
  * pl_report_html - the first run's report.html: the verdict and the tables of each run's

@@ -30,9 +30,12 @@ static size_t label_room(const struct pl_ctx *c, int cols)
 	return chars > 1 ? chars - 1 : 0;
 }
 
-/* the panel's data block; *@vals / *@pos count the values and those above 0 */
+/*
+ * the panel's data block; *@vals / *@pos count the values and those above 0, @col[s] the
+ * values of setting s
+ */
 static void write_block(FILE *dat, const struct pl_ctx *c, const struct cb_plot_use *bc, int m,
-			int w, bool abbrev, size_t *vals, size_t *pos)
+			int w, bool abbrev, size_t *vals, size_t *pos, size_t *col)
 {
 	char q[200];
 
@@ -48,6 +51,7 @@ static void write_block(FILE *dat, const struct pl_ctx *c, const struct cb_plot_
 			pl_median_ci(c->grid[w][k][s], m, bc->scale, &med, &lo, &hi);
 			fprintf(dat, " %.6g %.6g %.6g", med, lo, hi);
 			*vals += !isnan(med);
+			col[s] += !isnan(med);
 			*pos += med > 0;
 		}
 		fprintf(dat, "\n");
@@ -71,7 +75,7 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, int m)
 {
 	const struct cb_plot_use *bc = &cb_metrics[m].plot;
 	int rows, cols, height = pl_layout(c->nw, &rows, &cols);
-	size_t vals[PL_MAX] = { 0 }, pos[PL_MAX] = { 0 };
+	size_t vals[PL_MAX] = { 0 }, pos[PL_MAX] = { 0 }, col[PL_MAX][PL_MAX] = { { 0 } };
 	char name[128], q[200];
 	bool abbrev = false;
 	FILE *dat;
@@ -88,7 +92,7 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, int m)
 		fprintf(dat, " %s", c->setting[s]);
 	fprintf(dat, "\n");
 	for (int w = 0; w < c->nw; w++)
-		write_block(dat, c, bc, m, w, abbrev, &vals[w], &pos[w]);
+		write_block(dat, c, bc, m, w, abbrev, &vals[w], &pos[w], col[w]);
 	fclose(dat);
 	int keyed = 0, h = pl_begin(gp, bc->file, bc->title, rows, cols,
 				    height + (abbrev ? 20 : 0), c->ns);
@@ -113,11 +117,21 @@ static int bar_chart(struct pl_ctx *c, FILE *gp, int m)
 				    "center\n");
 		pl_panel_key(gp, keyed++, h); /* in the first panel drawn */
 		fprintf(gp, "plot ");
-		for (int s = 0; s < c->ns; s++)
-			fprintf(gp, "%s'%s' index %d using %d:%d:%d:xtic(1) lc rgb '%s' "
-				    "title \"%s\"", s ? ", " : "", name, w, 2 + 3 * s, 3 + 3 * s,
-				4 + 3 * s, pl_palette[s % pl_npalette],
-				pl_quote(q, sizeof(q), c->setting[s]));
+		/*
+		 * a setting without a value in this panel (not run on its workload, or not yet)
+		 * gets no bars, which gnuplot refuses as "No valid points in histogram", but
+		 * keeps its key entry: the key is shared by the panels
+		 */
+		for (int s = 0, first = 1; s < c->ns; s++, first = 0)
+			if (col[w][s])
+				fprintf(gp, "%s'%s' index %d using %d:%d:%d:xtic(1) lc rgb '%s' "
+					    "title \"%s\"", first ? "" : ", ", name, w, 2 + 3 * s,
+					3 + 3 * s, 4 + 3 * s, pl_palette[s % pl_npalette],
+					pl_quote(q, sizeof(q), c->setting[s]));
+			else
+				fprintf(gp, "%skeyentry with boxes lc rgb '%s' title \"%s\"",
+					first ? "" : ", ", pl_palette[s % pl_npalette],
+					pl_quote(q, sizeof(q), c->setting[s]));
 		fprintf(gp, "\nunset label 1\nunset label 99\n%s", bc->ymax ? "" :
 			"set yrange [0:*]\n");
 	}

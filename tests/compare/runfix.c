@@ -80,8 +80,9 @@ static int write_cell(const char *dir, const struct runfix *rf, const struct run
 	if (!c->metrics[0])
 		return 0;
 	/* written last: newer than the cell's inputs, so compare and gate take it as it is */
-	snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":%s,\"metrics\":{%s}}\n",
-		 c->lost ? "true" : "false", c->metrics);
+	snprintf(text, sizeof(text), "{\"schema\":1,\"lost_events\":%s,%s%s%s\"metrics\":{%s}}\n",
+		 c->lost ? "true" : "false", c->start_state ? "\"start_state\":\"" : "",
+		 c->start_state ? c->start_state : "", c->start_state ? "\"," : "", c->metrics);
 	return put(dir, id, "summary.json", text, strlen(text));
 }
 

@@ -20,6 +20,7 @@ struct runfix_cell {
 	bool no_dir;	   /* listed in run.json, no directory: never ran, or pending */
 	bool lost;	   /* summary.json says events were lost */
 	char metrics[512]; /* the members of summary.json's "metrics" ("" : no summary.json) */
+	const char *start_state; /* summary.json's start_state (a saved guest), or NULL */
 	const char *trace; /* a fixture stem (analysis-thp-compact): its trace.dat, vmstat.*
 			      and a meta.json of status complete are copied in; NULL: none */
 };
