@@ -294,7 +294,7 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 		if (o) {
 			struct json_object *x = json_object_new_object();
 
-			json_num(x, is_cost ? "more" : "avoided", sign * (r.j.mb - r.j.ma));
+			json_num(x, is_cost ? "more" : "avoided", sign * r.j.dmed);
 			json_num(x, "ci_lo", is_cost ? r.j.diff.lo : -r.j.diff.hi);
 			json_num(x, "ci_hi", is_cost ? r.j.diff.hi : -r.j.diff.lo);
 			json_object_object_add(x, "significant",
@@ -302,7 +302,7 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 			json_object_object_add(ja, cb_metrics[m].name, x);
 			continue;
 		}
-		cb_fmt_value(val, sizeof(val), sign * (r.j.mb - r.j.ma), unit);
+		cb_fmt_value(val, sizeof(val), sign * r.j.dmed, unit);
 		cb_fmt_value(lo, sizeof(lo), is_cost ? r.j.diff.lo : -r.j.diff.hi, unit);
 		cb_fmt_value(hi, sizeof(hi), is_cost ? r.j.diff.hi : -r.j.diff.lo, unit);
 		fprintf(out, "%s  %s%-22s %10s  [%s, %s]%s%s\n", dash, is_cost ? "cost " : "",

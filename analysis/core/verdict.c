@@ -72,6 +72,7 @@ static int judge_sides(const double *a, size_t na, const double *b, size_t nb,
 	}
 	j->ma = cb_stats_median(a, na);
 	j->mb = cb_stats_median(b, nb);
+	j->dmed = j->mb - j->ma;
 	j->cv_a = cb_stats_cv(a, na);
 	j->cv_b = cb_stats_cv(b, nb);
 	if (j->ma != 0)
@@ -119,6 +120,7 @@ int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better b
 	if (isnan(j->p) && n >= 2)	/* no pair moved at all */
 		j->p = 1;
 	cb_stats_bootstrap_median(d, n, conf, BOOT_SEED, BOOT_ITERS, &j->diff);
+	j->dmed = cb_stats_median(d, n);	/* the estimate the CI above is of */
 	j->rel.lo = j->rel.hi = NAN;
 	if (j->ma != 0) {
 		j->rel.lo = j->diff.lo / fabs(j->ma);
@@ -324,7 +326,12 @@ void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, cons
 		return;
 	case CB_J_CANNOT_JUDGE:
 		fmt_target(x, sizeof(x), j, unit);
-		if (isnan(j->sd))
+		if (isnan(j->sd) && j->paired)
+			snprintf(buf, len, "cannot judge %s: %s vs %s with %zu saved state%s; the "
+				 "signed-rank test needs at least %ld states to reach p < %.2g (and "
+				 "these are too few to estimate the spread)", label, vb, va, j->na,
+				 j->na == 1 ? "" : "s", j->reps_needed, 1 - conf);
+		else if (isnan(j->sd))
 			snprintf(buf, len, "cannot judge %s: %s vs %s with %zu and %zu reps; the rank "
 				 "test needs at least %ld reps each to reach p < %.2g (and these are too "
 				 "few to estimate the spread)", label, vb, va, j->nb, j->na,

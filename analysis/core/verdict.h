@@ -33,6 +33,7 @@ struct cb_judgement {
 	double ma, mb;		/* medians */
 	double delta_pct;	/* (mb - ma) / |ma| * 100; NAN when ma == 0 */
 	struct cb_ci diff;	/* bootstrap CI of mb - ma */
+	double dmed;		/* the difference diff is a CI of: mb - ma (paired: below) */
 	struct cb_ci rel;	/* ... of (mb - ma) / |ma|, NAN when undefined */
 	double p;		/* Mann-Whitney, two-sided; NAN below 2 values a side */
 	bool significant;
@@ -46,7 +47,7 @@ struct cb_judgement {
 	long reps_needed;	/* per side, for target at 80% power; -1 more than 1000, 0 n/a */
 	/*
 	 * paired by start state (cb_judge_states): p is the signed-rank test's on the
-	 * differences state by state, diff and rel the bootstrap CI of their median, sd their
+	 * differences state by state, dmed their median, diff and rel its bootstrap CI, sd their
 	 * standard deviation, mde and reps_needed (states) the signed-rank test's
 	 */
 	bool paired;

@@ -168,6 +168,21 @@ static void test_paired_by_state(void **state)
 	assert_true(j.diff.lo >= -40 && j.diff.hi <= -5);
 	assert_non_null(strstr(buf, "less stall time: "));
 	assert_non_null(strstr(buf, "p = 0.00781, paired over 8 saved states"));
+	/*
+	 * the estimate is the median of the differences, which the CI is of, not the
+	 * difference of the medians: states 0, 10, 100 against 50, 11, 101 differ by 50, 1, 1
+	 * (median 1) where the medians differ by 50 - 10 = 40
+	 */
+	{
+		const double x[] = { 0, 10, 100 }, y[] = { 50, 11, 101 };
+		const char *s3[] = { "s1", "s2", "s3" };
+
+		cb_judge_states(x, s3, 3, y, s3, 3, CB_BETTER_LOWER, 0.95, &j);
+		assert_true(j.paired);
+		assert_true(j.dmed == 1 && j.mb - j.ma == 40);
+		cb_judge(x, 3, y, 3, CB_BETTER_LOWER, 0.95, &j);
+		assert_true(j.dmed == 40);
+	}
 	/* not one-to-one: unpaired */
 	cb_judge_states(a, sa, 8, b, dup, 8, CB_BETTER_LOWER, 0.95, &j);
 	assert_false(j.paired);
@@ -184,6 +199,13 @@ static void test_paired_by_state(void **state)
 	assert_true(j.paired);
 	assert_int_equal(j.state, CB_J_CANNOT_JUDGE);
 	assert_non_null(strstr(buf, "with 5 saved states; paired, needs "));
+	/* one state: no spread to go by, and it says states, not reps */
+	cb_judge_states(a, sa, 1, b + 7, sb + 7, 1, CB_BETTER_LOWER, 0.95, &j);
+	cb_verdict_phrase(buf, sizeof(buf), &j, "stall time", "ns", false, 0.95);
+	print_message("%s\n", buf);
+	assert_true(j.paired);
+	assert_non_null(strstr(buf, "with 1 saved state; the signed-rank test needs at least 6 "
+				    "states to reach p < 0.05"));
 }
 
 int main(void)
