@@ -86,7 +86,7 @@ static void fmt_ci(char *buf, size_t size, const struct cb_judgement *j, const c
 		snprintf(buf, size, "-");
 		return;
 	}
-	if (!isnan(j->rel.lo) && !cb_near_zero(j->ma, j->mb)) {
+	if (!isnan(j->rel.lo) && !cb_near_zero(j->ma, cb_judge_to(j))) {
 		snprintf(buf, size, "[%+.0f%%, %+.0f%%]", j->rel.lo * 100, j->rel.hi * 100);
 		return;
 	}
@@ -137,7 +137,7 @@ static void print_row(FILE *out, const struct view *v, const struct cb_cmp_row *
 
 	cb_fmt_value(va, sizeof(va), j->na ? j->ma : NAN, mt->unit);
 	cb_fmt_value(vb, sizeof(vb), j->nb ? j->mb : NAN, mt->unit);
-	cb_fmt_change(d, sizeof(d), j->ma, j->mb, mt->unit);
+	cb_fmt_change(d, sizeof(d), j->ma, cb_judge_to(j), mt->unit);
 	fmt_ci(ci, sizeof(ci), j, mt->unit);
 	snprintf(p, sizeof(p), isnan(j->p) ? "-" : "%.3f", j->p);
 	fmt_verdict(vd, sizeof(vd), r);
@@ -183,7 +183,8 @@ static struct json_object *row_json(const struct cb_cmp_row *r, double conf)
 	json_num(x, "baseline", j->ma);
 	json_num(x, "candidate", j->mb);
 	json_num(x, "delta_pct", j->delta_pct);
-	json_object_object_add(x, "relative", json_object_new_boolean(!cb_near_zero(j->ma, j->mb)));
+	json_object_object_add(x, "relative",
+			       json_object_new_boolean(!cb_near_zero(j->ma, cb_judge_to(j))));
 	json_num(x, "ci_diff_lo", j->diff.lo);
 	json_num(x, "ci_diff_hi", j->diff.hi);
 	json_num(x, "ci_rel_lo", j->rel.lo);
@@ -276,8 +277,9 @@ static void print_avoided(FILE *out, const struct view *v, struct json_object *o
 
 	if (!o)
 		fprintf(out, v->f == FMT_MD ? "\n**Direct compaction avoided** (baseline - candidate, "
-				 "median per repetition, %.0f%% CI)\n\n" :
-				 "\nDirect compaction avoided (baseline - candidate, per repetition, "
+				 "median per repetition or, paired, per state, %.0f%% CI)\n\n" :
+				 "\nDirect compaction avoided (baseline - candidate, per repetition or, "
+				 "paired, per state, "
 				 "%.0f%% CI)\n", v->conf * 100);
 	for (int i = 0; i < n; i++) {
 		bool is_cost = i >= na;

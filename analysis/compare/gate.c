@@ -366,10 +366,13 @@ static int gate_metric(const struct cb_gate_opts *o, struct cb_gate_log *log,
 	cb_judge_states(va, ta, na, vb, tb, nb, cb_metrics[m].better, o->conf, &j);
 	cb_fmt_value(sa, sizeof(sa), j.ma, unit);
 	cb_fmt_value(sb, sizeof(sb), j.mb, unit);
-	cb_fmt_change(d, sizeof(d), j.ma, j.mb, unit);
+	cb_fmt_change(d, sizeof(d), j.ma, cb_judge_to(&j), unit);
 	snprintf(numbers, sizeof(numbers), "%s -> %s (%s)", sa, sb, d);
-	/* how much worse, as a fraction of the baseline (a rise from 0 is infinitely worse) */
-	rel = j.ma != 0 ? fabs(j.mb - j.ma) / fabs(j.ma) : (j.mb != j.ma ? INFINITY : 0);
+	/*
+	 * how much worse, as a fraction of the baseline (a rise from 0 is infinitely worse):
+	 * the change judged (paired: the median difference state by state)
+	 */
+	rel = j.ma != 0 ? fabs(j.dmed) / fabs(j.ma) : (j.dmed != 0 ? INFINITY : 0);
 	if (j.significant && j.worse && rel > o->max_regress) {
 		rc = GATE_REGRESSION;
 		cb_gate_note(log, rc, who, name, "REGRESSION: %s %s: %s, over the allowed %g%%; "

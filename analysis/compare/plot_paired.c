@@ -3,9 +3,12 @@
  * plot_paired.c - the comparison paired by saved state, drawn: for each (workload, kernel)
  * whose settings started from the same saved guests (guest_state = saved), each setting's
  * stall time minus the first setting's from the same state, a point per state, with the
- * median difference as a bar and "N of M states less" above. The unpaired bar chart shows
+ * median difference as a bar and "N of M less" above (from N of the M states it had less). The unpaired bar chart shows
  * each side's spread; this one shows what the paired test judges: whether the difference
- * has the same sign from every state. Runs without saved states get no such chart.
+ * has the same sign from every state. Runs without saved states get no such chart (and
+ * lose the one an earlier plot of the directory drew). The first setting is the first of
+ * the plot's settings (the first run's order) that the panel has, as compare's baseline
+ * is within one run; two runs never pair (a state's id is drawn anew for each save).
  *
  * paired.dat: one block per panel ("# workload kernel baseline", then per state and
  * setting "x diff_ms setting colour state" with x the setting's position, jittered per
@@ -14,12 +17,15 @@
 #include "compare.h"
 #include "plot.h"
 #include "stats.h"
+#include "util.h"
 #include "verdict.h"
 #include "xalloc.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define METRIC CB_M_DC_STALL_TOTAL_NS
 
@@ -69,7 +75,10 @@ static size_t pair_diffs(const struct cb_group *base, const struct cb_group *can
 	return n;
 }
 
-/* the panel of workload @w on kernel @k into @f and @p; false when no setting pairs */
+/*
+ * the panel of workload @w on kernel @k into @p and its data into @f (unless NULL); false
+ * when no setting pairs
+ */
 static bool write_panel(const struct pl_ctx *c, FILE *f, int w, int k, struct panel *p)
 {
 	const struct cb_group *base = NULL;
@@ -120,6 +129,8 @@ static bool write_panel(const struct pl_ctx *c, FILE *f, int w, int k, struct pa
 	if (p->ncol) {
 		snprintf(p->title, sizeof(p->title), "%s on %s", c->workload[w], c->kernel[k]);
 		snprintf(p->base, sizeof(p->base), "%s", c->setting[b]);
+	}
+	if (p->ncol && f) {
 		fprintf(f, "# %s %s %s\n%s\n\n", c->workload[w], c->kernel[k], c->setting[b], buf);
 		for (int i = 0; i < p->ncol; i++)
 			fprintf(f, "%d %.6g %d %lu\n", i + 1, p->col[i].median_ms, p->col[i].s,
@@ -139,8 +150,15 @@ static int write_data(const struct pl_ctx *c, FILE *f, struct panel *p)
 		   "# points: x diff_ms setting colour state; then medians: x median_ms setting "
 		   "colour\n");
 	for (int w = 0; w < c->nw; w++)
-		for (int k = 0; k < c->nk && n < PL_MAX; k++)
-			n += write_panel(c, f, w, k, &p[n]);
+		for (int k = 0; k < c->nk; k++) {
+			struct panel extra;
+
+			if (n < PL_MAX)
+				n += write_panel(c, f, w, k, &p[n]);
+			else if (write_panel(c, NULL, w, k, &extra))
+				fprintf(stderr, "compactbench plot: paired.png: more than %d panels; "
+					"%s is not drawn (compare has it)\n", PL_MAX, extra.title);
+		}
 	return n;
 }
 
@@ -160,7 +178,15 @@ int pl_paired(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 	fclose(f);
 	if (!n || max < 1) {
 		free(buf);
-		return 0;	/* nothing started from saved states: no chart, no file */
+		/* nothing started from saved states: no chart, and none left from before */
+		for (size_t i = 0; i < 3; i++) {
+			static const char *const ext[] = { "dat", "svg", "png" };
+			char path[PATH_MAX];
+
+			if (cb_path(path, sizeof(path), "%s/paired.%s", c->dir, ext[i]) == 0)
+				unlink(path);
+		}
+		return 0;
 	}
 	f = pl_open(c, "paired.dat");
 	if (!f || fwrite(buf, 1, blen, f) != blen) {

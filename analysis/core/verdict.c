@@ -121,6 +121,10 @@ int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better b
 		j->p = 1;
 	cb_stats_bootstrap_median(d, n, conf, BOOT_SEED, BOOT_ITERS, &j->diff);
 	j->dmed = cb_stats_median(d, n);	/* the estimate the CI above is of */
+	/* the change, its direction and the target follow what is judged, not the medians */
+	j->delta_pct = j->ma != 0 ? j->dmed / fabs(j->ma) * 100 : NAN;
+	j->worse = (better == CB_BETTER_LOWER && j->dmed > 0) ||
+		   (better == CB_BETTER_HIGHER && j->dmed < 0);
 	j->rel.lo = j->rel.hi = NAN;
 	if (j->ma != 0) {
 		j->rel.lo = j->diff.lo / fabs(j->ma);
@@ -134,7 +138,7 @@ int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better b
 		if (j->ma != 0)
 			j->mde_pct = j->mde / fabs(j->ma) * 100;
 	}
-	j->target = fmax(fabs(j->mb - j->ma), CB_VERDICT_MIN_CHANGE * fabs(j->ma));
+	j->target = fmax(fabs(j->dmed), CB_VERDICT_MIN_CHANGE * fabs(j->ma));
 	if (j->target == 0 && j->sd > 0)
 		j->target = j->sd;
 	/* no spread to go by: the fewest states that can reach alpha (any change shows) */
@@ -180,20 +184,19 @@ int cb_judge_states(const double *a, const char *const *sa, size_t na, const dou
 		    const char *const *sb, size_t nb, enum cb_better better, double conf,
 		    struct cb_judgement *j)
 {
-	size_t *idx;
-	double *pb;
+	size_t *idx = malloc((na + 1) * sizeof(*idx));
+	double *pb = malloc((na + 1) * sizeof(*pb));
 	int rc;
 
-	if (!cb_states_match(sa, na, sb, nb, NULL))
-		return cb_judge(a, na, b, nb, better, conf, j);
-	idx = malloc(na * sizeof(*idx));
-	pb = malloc(na * sizeof(*pb));
 	if (!idx || !pb)
 		cb_oom();
-	cb_states_match(sa, na, sb, nb, idx);
-	for (size_t i = 0; i < na; i++)
-		pb[i] = b[idx[i]];
-	rc = cb_judge_paired(a, pb, na, better, conf, j);
+	if (cb_states_match(sa, na, sb, nb, idx)) {
+		for (size_t i = 0; i < na; i++)
+			pb[i] = b[idx[i]];
+		rc = cb_judge_paired(a, pb, na, better, conf, j);
+	} else {
+		rc = cb_judge(a, na, b, nb, better, conf, j);
+	}
 	free(idx);
 	free(pb);
 	return rc;
@@ -274,7 +277,7 @@ static void fmt_ci(char *buf, size_t len, const struct cb_judgement *j, const ch
 {
 	char lo[32], hi[32];
 
-	if (!isnan(j->rel.lo) && !cb_near_zero(j->ma, j->mb)) {
+	if (!isnan(j->rel.lo) && !cb_near_zero(j->ma, cb_judge_to(j))) {
 		snprintf(buf, len, "%.0f%% CI of the change %+.1f%% to %+.1f%%", conf * 100,
 			 j->rel.lo * 100, j->rel.hi * 100);
 		return;
@@ -308,9 +311,10 @@ void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, cons
 			 !j->na && !j->nb ? "either" : "one");
 		return;
 	case CB_J_SIGNIFICANT:
-		cb_fmt_change(d, sizeof(d), j->ma, j->mb, unit);
+		cb_fmt_change(d, sizeof(d), j->ma, cb_judge_to(j), unit);
 		fmt_ci(ci, sizeof(ci), j, unit, conf);
-		snprintf(buf, len, "%s %s: %s vs %s (%s, p = %.3g%s, %s)", j->mb < j->ma ? down : up,
+		snprintf(buf, len, "%s %s: %s vs %s (%s, p = %.3g%s, %s)",
+			 cb_judge_to(j) < j->ma ? down : up,
 			 label, vb, va, d, j->p, paired(x, sizeof(x), j), ci);
 		return;
 	case CB_J_NOT_SIGNIFICANT:
@@ -336,6 +340,9 @@ void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, cons
 				 "test needs at least %ld reps each to reach p < %.2g (and these are too "
 				 "few to estimate the spread)", label, vb, va, j->nb, j->na,
 				 j->reps_needed, 1 - conf);
+		else if (j->reps_needed < 0 && j->paired)
+			snprintf(buf, len, "cannot judge %s: %zu saved states; a change of %s would "
+				 "need more than %d states", label, j->na, x, CB_VERDICT_MAX_REPS);
 		else if (j->reps_needed < 0)
 			snprintf(buf, len, "cannot judge %s: %zu and %zu reps; a change of %s would "
 				 "need more than %d reps each", label, j->nb, j->na, x,

@@ -33,7 +33,8 @@ struct cb_judgement {
 	double ma, mb;		/* medians */
 	double delta_pct;	/* (mb - ma) / |ma| * 100; NAN when ma == 0 */
 	struct cb_ci diff;	/* bootstrap CI of mb - ma */
-	double dmed;		/* the difference diff is a CI of: mb - ma (paired: below) */
+	double dmed;		/* the change judged, whose CI diff is: mb - ma, or when paired the
+				 * median of the differences state by state */
 	struct cb_ci rel;	/* ... of (mb - ma) / |ma|, NAN when undefined */
 	double p;		/* Mann-Whitney, two-sided; NAN below 2 values a side */
 	bool significant;
@@ -86,6 +87,16 @@ bool cb_states_match(const char *const *sa, size_t na, const char *const *sb, si
 int cb_judge_states(const double *a, const char *const *sa, size_t na, const double *b,
 		    const char *const *sb, size_t nb, enum cb_better better, double conf,
 		    struct cb_judgement *j);
+
+/*
+ * cb_judge_to - the candidate value the judged change leads to: mb, or when paired the
+ * baseline's median moved by the median difference (ma + dmed), so that the change said,
+ * its direction and its CI agree
+ */
+static inline double cb_judge_to(const struct cb_judgement *j)
+{
+	return j->paired ? j->ma + j->dmed : j->mb;
+}
 
 /* cb_near_zero - whether a baseline of @ma is too near zero for a relative change to @mb */
 bool cb_near_zero(double ma, double mb);

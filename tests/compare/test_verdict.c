@@ -138,12 +138,42 @@ static void test_formats(void **state)
 	assert_string_equal(buf, "+5");
 }
 
+/*
+ * paired, the direction is the differences', not the medians': from 8 states the candidate
+ * has more in 7 (by 5..100) and less in 1 (by 10), so its median is below the baseline's
+ * (447.5 vs 450) while the median difference is +65; the signed-rank test (W- = 2: p = 2 x
+ * 3 / 256) finds it, and the judgement must call it worse and the phrase say "more"
+ */
+static void test_paired_direction(void **state)
+{
+	const double a[] = { 100, 200, 300, 400, 500, 600, 700, 800 };
+	const double b[] = { 150, 260, 370, 390, 505, 680, 790, 900 };
+	const char *st[] = { "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8" };
+	struct cb_judgement j;
+	char buf[640];
+
+	cb_judge_states(a, st, 8, b, st, 8, CB_BETTER_LOWER, 0.95, &j);
+	cb_verdict_phrase(buf, sizeof(buf), &j, "stall time", "ns", false, 0.95);
+	print_message("%s\n", buf);
+	assert_true(j.paired);
+	assert_true(j.mb < j.ma);
+	assert_true(j.dmed == 65 && j.worse && j.delta_pct > 0);
+	assert_true(fabs(j.p - 6.0 / 256) < 1e-12);
+	assert_true(cb_judge_to(&j) == 515);
+	assert_true(j.significant);
+	assert_true(j.diff.lo > 0);
+	assert_non_null(strstr(buf, "more stall time: 448 ns vs 450 ns (+14.4%, p = 0.0234"));
+}
+
 static void test_paired_by_state(void **state)
 {
 	const double a[] = { 100, 200, 300, 400, 500, 600, 700, 800 };
 	const char *sa[] = { "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8" };
-	/* the same states listed in another order, each 5% below its baseline */
-	const char *sb[] = { "s8", "s7", "s6", "s5", "s4", "s3", "s2", "s1" };
+	/*
+	 * the same states listed in another order (a rotation: pairing by position, or by
+	 * the inverse of the mapping, would give other differences), each 5% below its baseline
+	 */
+	const char *sb[] = { "s3", "s4", "s5", "s6", "s7", "s8", "s1", "s2" };
 	const char *dup[] = { "s1", "s1", "s3", "s4", "s5", "s6", "s7", "s8" };
 	const char *other[] = { "s1", "s2", "s3", "s4", "s5", "s6", "s7", "x" };
 	const char *none[] = { "s1", "s2", "s3", "s4", NULL, "s6", "s7", "s8" };
@@ -152,7 +182,7 @@ static void test_paired_by_state(void **state)
 	char buf[640];
 
 	for (int i = 0; i < 8; i++)
-		b[i] = a[7 - i] * 0.95;
+		b[i] = a[(i + 2) % 8] * 0.95;
 	cb_judge(a, 8, b, 8, CB_BETTER_LOWER, 0.95, &j);
 	assert_false(j.paired);
 	assert_false(j.significant);
@@ -193,14 +223,14 @@ static void test_paired_by_state(void **state)
 	cb_judge_states(a, sa, 8, b, sb, 7, CB_BETTER_LOWER, 0.95, &j);
 	assert_false(j.paired);
 	/* 5 states cannot reach p < 0.05 paired (2 / 32): it says how many states it needs */
-	cb_judge_states(a, sa, 5, b + 3, sb + 3, 5, CB_BETTER_LOWER, 0.95, &j);
+	cb_judge_states(a + 2, sa + 2, 5, b, sb, 5, CB_BETTER_LOWER, 0.95, &j);
 	cb_verdict_phrase(buf, sizeof(buf), &j, "stall time", "ns", false, 0.95);
 	print_message("%s\n", buf);
 	assert_true(j.paired);
 	assert_int_equal(j.state, CB_J_CANNOT_JUDGE);
 	assert_non_null(strstr(buf, "with 5 saved states; paired, needs "));
 	/* one state: no spread to go by, and it says states, not reps */
-	cb_judge_states(a, sa, 1, b + 7, sb + 7, 1, CB_BETTER_LOWER, 0.95, &j);
+	cb_judge_states(a, sa, 1, b + 6, sb + 6, 1, CB_BETTER_LOWER, 0.95, &j);
 	cb_verdict_phrase(buf, sizeof(buf), &j, "stall time", "ns", false, 0.95);
 	print_message("%s\n", buf);
 	assert_true(j.paired);
@@ -213,7 +243,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clear_difference), cmocka_unit_test(test_null_five_reps),
 		cmocka_unit_test(test_null_two_reps),	 cmocka_unit_test(test_no_value),
-		cmocka_unit_test(test_formats),	 cmocka_unit_test(test_paired_by_state),
+		cmocka_unit_test(test_formats),		 cmocka_unit_test(test_paired_by_state),
+		cmocka_unit_test(test_paired_direction),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
