@@ -4,7 +4,8 @@
  * analysis/README.md; in short:
  *
  *   attempt  = try_to_compact_pages of a pid .. that pid's next try_to_compact_pages,
- *              direct reclaim begin, mm_page_alloc of the attempt's order, or end of trace
+ *              direct reclaim begin, mm_compaction_demand (the demand series: the next
+ *              allocation's slow path), mm_page_alloc of the attempt's order, or end of trace
  *   stall    = an attempt holding a mm_compaction_begin or mm_compaction_deferred of the
  *              same pid (or, on 6.1-era kernels, mm_compaction_suitable ret=success):
  *              exactly when __alloc_pages_direct_compact counts COMPACTSTALL
@@ -458,6 +459,7 @@ int cb_stalls_feed(struct cb_stalls *s, const struct cb_sev *ev)
 		demand_target(s, p, ev->ok);
 		return 0;
 	case CB_SEV_RECLAIM_BEGIN:
+	case CB_SEV_SLOWPATH:	/* a new allocation: the attempt ended at its last event */
 		if (p && p->active && close_attempt(s, p, 0, false))
 			goto nomem;
 		return 0;

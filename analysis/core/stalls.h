@@ -43,6 +43,7 @@ enum cb_sev_kind {
 	CB_SEV_EXTFRAG,	      /* kmem:mm_page_alloc_extfrag */
 	CB_SEV_LOSS,	      /* the ring buffer lost events before this point (any CPU) */
 	CB_SEV_DEMAND_TARGET, /* mm_compaction_demand_target (patched kcompactd; ok: after=1) */
+	CB_SEV_SLOWPATH,      /* mm_compaction_demand (patched): an allocation's slow path began */
 };
 
 /* how a compaction run ended: mm_compaction_end's status, by its symbol */

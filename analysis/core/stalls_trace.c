@@ -22,7 +22,7 @@
 enum ev_idx {
 	E_TRY, E_BEGIN, E_END, E_DEFERRED, E_SUITABLE, E_KC_WAKE, E_KC_SLEEP, E_RECLAIM,
 	E_ALLOC, E_ISO_MIGRATE, E_ISO_FREE, E_ISO_FREE_FAST, E_MIGRATE, E_EXTFRAG, E_DEMAND_TARGET,
-	E_NR
+	E_DEMAND, E_NR
 };
 
 static const struct {
@@ -52,6 +52,12 @@ static const struct {
 	/* configs/kernels/patches/demand-kcompactd: marks kcompactd's demand pass */
 	[E_DEMAND_TARGET] = { "compaction", "mm_compaction_demand_target", CB_SEV_DEMAND_TARGET,
 			      false, true },
+	/*
+	 * the same series: the slow path of an allocation counts its demand (once, after its
+	 * first attempt failed), so the task's previous attempt is over; as other compaction
+	 * work it would have stretched that stall to the next allocation's slow path
+	 */
+	[E_DEMAND] = { "compaction", "mm_compaction_demand", CB_SEV_SLOWPATH, false, true },
 };
 
 /* what an event id is: one of enum ev_idx, other compaction work, or nothing to us */

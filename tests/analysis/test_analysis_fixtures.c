@@ -19,6 +19,7 @@
 #include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -267,6 +268,95 @@ static void test_demand_guest(void **state)
 	by_report = report_demand_runs(tracecmd, fx(DEMAND_TRACE));
 	printf("trace-cmd report: %lld demand runs\n", by_report);
 	assert_int_equal(by_report, DEMAND_RUNS);
+}
+
+/*
+ * a guest trace of the patched 6.1 with demand-driven kcompactd on, its single THP burst
+ * (analysis-demand-stalls.dat, see analysis-README.md): the series' mm_compaction_demand,
+ * which the task emits at the start of its next allocation's slow path, ends the attempt
+ * before it; read as other compaction work, it stretched each stall to the next fault
+ * (940 ms of stall time here, 60 ms once it ends the attempt).
+ */
+#define DEMAND_STALLS_TRACE "analysis-demand-stalls.dat"
+
+/*
+ * trace-cmd's reading of the direct-compaction stalls of thp-demand: an attempt is a
+ * mm_compaction_try_to_compact_pages line up to the pid's next try, direct reclaim begin or
+ * mm_compaction_demand line; it is a stall if it holds a begin or deferred line (or suitable
+ * ret=success), and lasts to its last compaction line. Sums @n and @total_ns, the max in @max_ns.
+ */
+static void report_stalls(const char *tracecmd, const char *file, long long *n, double *total_ns,
+			  double *max_ns)
+{
+	char line[4096], task[64], name[64];
+	double ts, start = 0, last = 0;
+	bool active = false, qual = false;
+	pid_t pid;
+	FILE *f = report_open(tracecmd, file, &pid);
+
+	*n = 0;
+	*total_ns = *max_ns = 0;
+	for (;;) {
+		bool eof = !fgets(line, sizeof(line), f);
+		const char *ev = eof ? NULL : strstr(line, "]");
+
+		if (!eof && (sscanf(line, " %63s", task) != 1 || strncmp(task, "thp-demand-", 11) ||
+			     !ev || sscanf(ev + 1, " %lf: %63[^:]", &ts, name) != 2))
+			continue;
+		if (eof || !strcmp(name, "mm_compaction_try_to_compact_pages") ||
+		    !strcmp(name, "mm_vmscan_direct_reclaim_begin") ||
+		    !strcmp(name, "mm_compaction_demand")) {
+			if (active && qual) {
+				double d = (last - start) * 1e9;
+
+				(*n)++;
+				*total_ns += d;
+				*max_ns = d > *max_ns ? d : *max_ns;
+			}
+			if (eof)
+				break;
+			active = !strcmp(name, "mm_compaction_try_to_compact_pages");
+			start = last = ts;
+			qual = false;
+		} else if (active && !strncmp(name, "mm_compaction_", 14) &&
+			   strcmp(name, "mm_compaction_wakeup_kcompactd")) {
+			last = ts;
+			qual |= !strcmp(name, "mm_compaction_begin") ||
+				!strcmp(name, "mm_compaction_deferred") ||
+				(!strcmp(name, "mm_compaction_suitable") && strstr(line, "ret=success"));
+		}
+	}
+	report_close(f, pid);
+}
+
+static void test_demand_stalls(void **state)
+{
+	const char *tracecmd = getenv("TRACE_CMD");
+	double total, max, smax;
+	struct cb_stalls s;
+	char err[512];
+	long long n;
+
+	assert_int_equal(cb_stalls_from_trace(fx(DEMAND_STALLS_TRACE), &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, s.stalls);
+	smax = s.n ? s.ns[s.n - 1] : 0;	/* sorted */
+	printf("%s: %llu stalls, %.3f ms, max %.3f ms\n", DEMAND_STALLS_TRACE,
+	       (unsigned long long)s.stalls, s.total_ns / 1e6, smax / 1e6);
+	assert_int_equal(s.missed, 0);
+	assert_int_equal(s.stalls, 246);	/* vmstat.after - before: compact_stall +246 */
+	assert_true(s.total_ns < 100e6);	/* not 940 ms: no stall runs to the next fault */
+	if (!tracecmd || !*tracecmd || access(tracecmd, X_OK)) {
+		printf("no trace-cmd: the report comparison skipped\n");
+		cb_stalls_free(&s);
+		return;
+	}
+	report_stalls(tracecmd, fx(DEMAND_STALLS_TRACE), &n, &total, &max);
+	printf("trace-cmd report: %lld stalls, %.3f ms, max %.3f ms\n", n, total / 1e6, max / 1e6);
+	assert_int_equal(n, s.stalls);
+	/* the report's timestamps are in us: within 1 us a stall */
+	assert_true(fabs(total - s.total_ns) <= n * 1000.0);
+	assert_true(fabs(max - smax) <= 1000.0);
+	cb_stalls_free(&s);
 }
 
 /* run cmd_analyze in a child; returns its exit status (-signal if it crashed), stderr in @buf */
@@ -609,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_run_dir),
 		cmocka_unit_test(test_pending_kernel),
 		cmocka_unit_test(test_demand_guest),
+		cmocka_unit_test(test_demand_stalls),
 	};
 
 	fixtures = getenv("FIXTURES");
