@@ -37,7 +37,7 @@ static const struct cfg_key qemu_keys[] = {
 	  "saved: per workload and repetition one guest fragments (with the knobs every setting "
 	  "shares and vm.compaction_proactiveness 0) and is saved to a file, and every setting's "
 	  "cell of that repetition starts from it, so settings meet the same fragmented memory "
-	  "(TCG; workloads with a fragment phase; no memory_limit)" },
+	  "(TCG; workloads with a fragment phase; memory_limit is reserved before the fragmenter)" },
 	{ .name = NULL },
 };
 
@@ -84,19 +84,13 @@ static int check_recipe(const struct cb_config *cfg, const struct cb_kernel *k, 
 	return 0;
 }
 
-/* guest_state = saved: a fragment phase to save after, and no memory limit to reserve */
+/* guest_state = saved: a fragment phase to save after */
 static int check_saved(const struct cb_config *cfg, const struct cb_kernel *k, FILE *out)
 {
 	int bad = 0;
 
 	if (cb_qemu_conf(k)->guest_state != CB_QEMU_STATE_SAVED)
 		return 0;
-	if (cfg->memory_limit) {
-		fprintf(out, "[kernel %s]: guest_state = saved cannot have [global] memory_limit (its "
-			"hugetlb reserve would be made after the fragmenter, in saved memory)\n",
-			k->name);
-		bad = 1;
-	}
 	for (size_t i = 0; i < cfg->nr_workloads; i++) {
 		const struct cb_workload *w = &cfg->workloads[i];
 

@@ -36,8 +36,10 @@ extern const struct cb_target_ops cb_target_ssh;
  * cb_host_setup_fragment - before the fragment phase that every setting's cell of @cell's
  * kernel, workload and repetition will share: the machine's own values, the start state,
  * the knobs every such setting sets alike, and vm.compaction_proactiveness 0 unless they
- * all set it (so that no setting's background compaction shapes the shared layout).
- * cb_host_setup_loaded - after the load: @cell's setting's knobs, on top.
+ * all set it (so that no setting's background compaction shapes the shared layout), then
+ * memory_limit's reserve and window, as a booted cell has them before its fragmenter.
+ * cb_host_setup_loaded - after the load: @cell's setting's knobs, on top (the reserve and
+ * the window stay the fragment half's).
  * Both return 0, or -1 with run->err set; the journal puts every knob back.
  */
 int cb_host_setup_fragment(struct cb_run *run, const struct cb_cell *cell);

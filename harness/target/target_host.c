@@ -159,18 +159,33 @@ static int setting_knob(struct cb_run *run, const struct cb_setting *s,
 	return set_knob(run, ks->key, path, ks->value);
 }
 
-/* @cell's setting's knobs, the memory limit, the cooldown */
-static int setting_knobs(struct cb_run *run, const struct cb_cell *cell)
+/* the memory limit: reserved and the window set, or the workloads' own default window */
+static int memory_window(struct cb_run *run)
+{
+	if (run->cfg->memory_limit)
+		return reserve_memory(run);
+	unsetenv(WL_WINDOW_ENV);
+	return 0;
+}
+
+/*
+ * @cell's setting's knobs, the memory limit (unless @reserved: a saved guest's fragment
+ * half reserved it before it fragmented, and this process still has its window), the
+ * cooldown
+ */
+static int setting_knobs(struct cb_run *run, const struct cb_cell *cell, bool reserved)
 {
 	const struct cb_setting *s = cell->setting;
+	const char *window = getenv(WL_WINDOW_ENV);
 
 	for (size_t i = 0; i < s->nr_knobs; i++)
 		if (setting_knob(run, s, &s->knobs[i]) < 0)
 			return -1;
-	if (!run->cfg->memory_limit)
-		unsetenv(WL_WINDOW_ENV); /* the workloads' own default window */
-	else if (reserve_memory(run) < 0)
+	if (!reserved && memory_window(run) < 0)
 		return -1;
+	if (reserved && window)
+		json_object_object_add(run->knobs, "memory_window_bytes",
+				       json_object_new_int64(strtoll(window, NULL, 10)));
 	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	if (run->cfg->cooldown_s > 0) {
 		struct timespec ts = { (time_t)run->cfg->cooldown_s,
@@ -185,7 +200,7 @@ static int setting_knobs(struct cb_run *run, const struct cb_cell *cell)
 /* the cell's machine state: the journal replayed, the start state, its knobs, the window */
 static int host_setup_cell(struct cb_run *run, const struct cb_cell *cell)
 {
-	return start_state(run, cell) < 0 ? -1 : setting_knobs(run, cell);
+	return start_state(run, cell) < 0 ? -1 : setting_knobs(run, cell, false);
 }
 
 /* whether every setting of @cell's kernel and workload sets knob @ks to the same value */
@@ -227,6 +242,9 @@ int cb_host_setup_fragment(struct cb_run *run, const struct cb_cell *cell)
 	    cb_path(path, sizeof(path), "%s/proc/sys/vm/compaction_proactiveness", run->root) == 0 &&
 	    access(path, F_OK) == 0 && set_knob(run, "vm.compaction_proactiveness", path, "0") < 0)
 		return -1;
+	/* before the fragmenter, as for a booted cell: it fills a share of the window */
+	if (memory_window(run) < 0)
+		return -1;
 	cb_timing_lap(&run->timing, CB_PART_SETUP);
 	return 0;
 }
@@ -235,7 +253,7 @@ int cb_host_setup_loaded(struct cb_run *run, const struct cb_cell *cell)
 {
 	json_object_put(run->knobs);
 	run->knobs = json_object_new_object();
-	return setting_knobs(run, cell);
+	return setting_knobs(run, cell, true);
 }
 
 /*

@@ -51,16 +51,23 @@ static inline int qemu_processes_with(const char *what)
 	return n;
 }
 
-/* @dir/NAME.ini: [kernel k61] on the qemu target with @kernel_keys, then @rest */
-static inline void qemu_matrix(const char *path, const char *kernel_keys, const char *rest)
+/* as qemu_matrix, with @global_keys ("key = value\n" lines) in [global] */
+static inline void qemu_matrix_global(const char *path, const char *global_keys,
+				      const char *kernel_keys, const char *rest)
 {
 	char text[4096];
 	const char *src = getenv("SOURCE_ROOT");
 
-	snprintf(text, sizeof(text), "[global]\nreps = 1\ntarget = qemu\n\n[kernel k61]\n"
-		 "recipe = %s/configs/kernels/linux-6.1.ini\n%s\n%s", src ? src : ".", kernel_keys,
-		 rest);
+	snprintf(text, sizeof(text), "[global]\nreps = 1\ntarget = qemu\n%s\n[kernel k61]\n"
+		 "recipe = %s/configs/kernels/linux-6.1.ini\n%s\n%s", global_keys,
+		 src ? src : ".", kernel_keys, rest);
 	qtest_write(path, text, 0644);
+}
+
+/* @dir/NAME.ini: [kernel k61] on the qemu target with @kernel_keys, then @rest */
+static inline void qemu_matrix(const char *path, const char *kernel_keys, const char *rest)
+{
+	qemu_matrix_global(path, "", kernel_keys, rest);
 }
 
 #endif

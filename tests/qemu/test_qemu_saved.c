@@ -9,10 +9,13 @@
  * buddyinfo it read) were written before the save, so the two cells of one repetition
  * hold them byte for byte, while the two repetitions, fragmented by two boots, do not.
  * Also: every cell complete and saying which state it came from (meta.json, and
- * summary.json's start_state, the same id for both cells of a repetition), the fragment phase run
- * with proactiveness 0 and the cell with its setting's, no state file, socket directory
- * or QEMU left behind, and a config the mode cannot run (no fragment phase, --jobs)
- * refused by name before anything boots.
+ * summary.json's start_state, the same id for both cells of a repetition), the fragment
+ * phase run with proactiveness 0 and the cell with its setting's; memory_limit (768 MiB of
+ * the 1 GiB guest) reserved once, before the fragmenter (hugetlb pages in the fragment
+ * half's knobs, none in the cell's), and the window it sets read by the fragmenter before
+ * the save and by the demand after the load; no state file, socket directory or QEMU left
+ * behind, and a config the mode cannot run (no fragment phase, --jobs) refused by name
+ * before anything boots.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,8 +46,9 @@ static char *before_save(const char *out, const char *cell)
 	return text;
 }
 
-/* meta.json's @obj (dotted path) member "vm.compaction_proactiveness": a key with dots */
-static const char *proactiveness(const char *meta, const char *obj, char *buf, size_t size)
+/* meta.json's @obj (dotted path) member @knob, a key with dots ("vm.nr_hugepages") */
+static const char *knob(const char *meta, const char *obj, const char *name, char *buf,
+			size_t size)
 {
 	struct json_object *m = json_object_from_file(meta), *o = m, *v = NULL;
 	char k[128], *tok, *save;
@@ -54,10 +58,30 @@ static const char *proactiveness(const char *meta, const char *obj, char *buf, s
 	for (tok = strtok_r(k, ".", &save); o && tok; tok = strtok_r(NULL, ".", &save))
 		o = json_object_object_get_ex(o, tok, &v) ? v : NULL;
 	assert_non_null(o);
-	assert_true(json_object_object_get_ex(o, "vm.compaction_proactiveness", &v));
-	snprintf(buf, size, "%s", json_object_get_string(v));
+	snprintf(buf, size, "%s", json_object_object_get_ex(o, name, &v) ?
+			 json_object_get_string(v) : "(missing)");
 	json_object_put(m);
 	return buf;
+}
+
+/*
+ * the window memory_limit set (768 MiB), as the workloads of @cell read it: the fragmenter
+ * before the save, the demand after the load, so the guest's environment came through it
+ */
+static void window_read(const char *out, const char *cell)
+{
+	static const char *const file[] = { "1-fragment-frag-anon", "2-demand-thp-demand" };
+	char path[1400], *text;
+
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s/workload/%s.jsonl", out, cell, file[i]);
+		text = cb_read_file(path, NULL);
+		assert_non_null(text);
+		*strchrnul(text, '\n') = '\0';	/* the start line */
+		assert_non_null(strstr(text, "\"window_bytes\":805306368,\"window_from\":"
+					     "\"COMPACTBENCH_WINDOW\""));
+		free(text);
+	}
 }
 
 /* /tmp/cb-qemu.* directories: the sockets' (qemu_state.h) */
@@ -85,7 +109,7 @@ static void test_saved_states(void **state)
 	snprintf(cfg, sizeof(cfg), "%s/saved.ini", dir);
 	snprintf(out, sizeof(out), "%s/run", dir);
 	snprintf(log, sizeof(log), "%s/log", dir);
-	qemu_matrix(cfg, "memory = 1G\ncpus = 2\nguest_state = saved\n",
+	qemu_matrix_global(cfg, "memory_limit = 768M\n", "memory = 1G\ncpus = 2\nguest_state = saved\n",
 		    "[setting pro0]\nvm.compaction_proactiveness = 0\nthp.enabled = madvise\n"
 		    "thp.defrag = madvise\n"
 		    "[setting pro20]\nvm.compaction_proactiveness = 20\nthp.enabled = madvise\n"
@@ -109,10 +133,20 @@ static void test_saved_states(void **state)
 					    "saved");
 			snprintf(want, sizeof(want), "k61.burst.r%d", r + 1);
 			assert_string_equal(itest_json(path, "saved_state.state", v, sizeof(v)), want);
-			assert_string_equal(proactiveness(path, "saved_state.fragment_knobs", v,
-							  sizeof(v)), "0");
-			assert_string_equal(proactiveness(path, "knobs", v, sizeof(v)),
-					    s ? "20" : "0");
+			assert_string_equal(knob(path, "saved_state.fragment_knobs",
+						 "vm.compaction_proactiveness", v, sizeof(v)), "0");
+			assert_string_equal(knob(path, "knobs", "vm.compaction_proactiveness", v,
+						 sizeof(v)), s ? "20" : "0");
+			/* the reserve: made once, in the fragment half; the window kept */
+			assert_true(atol(knob(path, "saved_state.fragment_knobs", "vm.nr_hugepages",
+					      v, sizeof(v))) > 0);
+			assert_string_equal(knob(path, "saved_state.fragment_knobs",
+						 "memory_window_bytes", v, sizeof(v)), "805306368");
+			assert_string_equal(knob(path, "knobs", "memory_window_bytes", v, sizeof(v)),
+					    "805306368");
+			assert_string_equal(knob(path, "knobs", "vm.nr_hugepages", v, sizeof(v)),
+					    "(missing)");
+			window_read(out, cell);
 			frag[r][s] = before_save(out, cell);
 			/* the analysis pairs by the state's name and the id drawn before the save */
 			snprintf(path, sizeof(path), "%s/%s/summary.json", out, cell);
