@@ -84,8 +84,8 @@ static const struct cb_opt run_opts[] = {
 	{ "resume", OPT_RESUME, NULL, "continue the run in DIR (same config, tool version, reps, "
 	  "shard):\nskip its complete cells, run the booted kernel's, list the rest" },
 	{ "shard", OPT_SHARD, "I/N", "run only shard I of N: the cells whose position in the full "
-	  "run\norder (from 0) modulo N is I-1 (1/3: the 1st, 4th, 7th... cell of\n`config check`); "
-	  "join shards with `compactbench merge`" },
+	  "run\norder (from 0) modulo N is I-1 (1/3: the 1st, 4th, 7th... cell of\n`config check`; "
+	  "the cells of one saved guest count as one); join shards\nwith `compactbench merge`" },
 	{ "reps", OPT_REPS, "N", "repetitions of every cell (overrides [global] reps)" },
 	{ "quick", OPT_QUICK, NULL, "[global] quick_reps repetitions and the workloads' quick.* "
 	  "options" },

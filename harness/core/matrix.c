@@ -3,6 +3,7 @@
  * matrix.c - expand a config into cells in an interleaved run order (see matrix.h).
  */
 #include "matrix.h"
+#include "target_class.h"
 #include "xalloc.h"
 
 #include "util.h"
@@ -74,13 +75,31 @@ int cb_shard_parse(const char *text, long *index, long *count, char *err, size_t
 	return 0;
 }
 
+/* whether @c's kernel keeps a state between its cells (target_class.h: serial) */
+static bool shares_state(const struct cb_cell *c)
+{
+	return c->kernel && c->kernel->cls && c->kernel->cls->serial &&
+	       c->kernel->cls->serial(c->kernel);
+}
+
 size_t cb_matrix_shard(struct cb_cell *cells, size_t nr, long index, long count)
 {
-	size_t kept = 0;
+	size_t kept = 0, units = 0, *unit = cb_xcalloc(nr + 1, sizeof(*unit));
 
+	/* a cell's unit: its own, or the first earlier cell's with which it shares a state */
+	for (size_t i = 0; i < nr; i++) {
+		size_t j = 0;
+
+		while (j < i && !(shares_state(&cells[i]) && cells[j].kernel == cells[i].kernel &&
+				  cells[j].workload == cells[i].workload &&
+				  cells[j].rep == cells[i].rep))
+			j++;
+		unit[i] = j < i ? unit[j] : units++;
+	}
 	for (size_t i = 0; i < nr; i++)
-		if (cells[i].index % (size_t)count == (size_t)(index - 1))
+		if (unit[i] % (size_t)count == (size_t)(index - 1))
 			cells[kept++] = cells[i];
+	free(unit);
 	return kept;
 }
 

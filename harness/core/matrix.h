@@ -44,6 +44,10 @@ int cb_shard_parse(const char *text, long *index, long *count, char *err, size_t
  * modulo @count. The shards of one N are disjoint and together hold every cell; each has
  * floor or ceil(total / N) cells, and shards past the total have none. Returns how many
  * cells are kept (@cells must come from cb_matrix_expand, unfiltered).
+ * Cells that share a state (a kernel whose target class is serial: guest_state = saved;
+ * the cells of one kernel, workload and repetition) go to one shard together, so that
+ * they still start from one saved guest: the position counted is then that of the group,
+ * in the order of its first cell, and shards differ by up to a group's size.
  */
 size_t cb_matrix_shard(struct cb_cell *cells, size_t nr, long index, long count);
 

@@ -2,7 +2,8 @@
 /*
  * test_shard.c - the shard arithmetic of `run --shard I/N`: "I/N" parsing and which cells
  * shard I of N keeps (position in the full run order modulo N == I-1), against cell
- * positions worked out by hand.
+ * positions worked out by hand; with a kernel whose cells share a saved guest, the cells of
+ * one state stay in one shard.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +13,9 @@
 #include <errno.h>
 #include <string.h>
 
+#include "config.h"
 #include "matrix.h"
+#include "target_class.h"
 
 /* @nr cells numbered 0..nr-1, as cb_matrix_expand numbers them */
 static void numbered(struct cb_cell *cells, size_t nr)
@@ -87,6 +90,44 @@ static void test_shards_partition(void **state)
 	}
 }
 
+static const char *keeps_state(const struct cb_kernel *k)
+{
+	return "a saved guest";
+}
+
+/*
+ * kernel S keeps a state (guest_state = saved), kernel B boots: per repetition S's three
+ * settings of workload w1 share one saved guest, those of w2 another, B's two cells are
+ * their own. Run order, 16 cells: rep 1 S.w1 x3 (0-2), S.w2 x3 (3-5), B x2 (6, 7), rep 2
+ * the same (8-15). Units: {0,1,2} {3,4,5} {6} {7} {8,9,10} {11,12,13} {14} {15}; shard 1/2
+ * takes the 1st, 3rd, 5th and 7th units, shard 2/2 the others.
+ */
+static void test_saved_states_stay_together(void **state)
+{
+	static const struct cb_target_class serial_cls = { .name = "saved", .serial = keeps_state };
+	static const size_t s1[] = { 0, 1, 2, 6, 8, 9, 10, 14 }, s2[] = { 3, 4, 5, 7, 11, 12, 13,
+									   15 };
+	struct cb_kernel ks = { .cls = &serial_cls }, kb = { 0 };
+	struct cb_workload w[2];
+	struct cb_cell cells[16];
+	size_t kept;
+
+	for (long i = 1; i <= 2; i++) {
+		numbered(cells, 16);
+		for (size_t c = 0; c < 16; c++) {
+			size_t at = c % 8;
+
+			cells[c].rep = (long)(c / 8) + 1;
+			cells[c].kernel = at < 6 ? &ks : &kb;
+			cells[c].workload = &w[at < 3 || at == 6 ? 0 : 1];
+		}
+		kept = cb_matrix_shard(cells, 16, i, 2);
+		assert_int_equal(kept, 8);
+		for (size_t k = 0; k < kept; k++)
+			assert_int_equal(cells[k].index, (i == 1 ? s1 : s2)[k]);
+	}
+}
+
 static void test_parse(void **state)
 {
 	char err[256];
@@ -136,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_three_shards_of_ten),
 		cmocka_unit_test(test_more_shards_than_cells),
 		cmocka_unit_test(test_shards_partition),
+		cmocka_unit_test(test_saved_states_stay_together),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_rejects),
 	};
