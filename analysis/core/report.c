@@ -613,7 +613,10 @@ static void write_report(FILE *txt, FILE *md, struct cellrec *recs, int n, struc
 		/* what the verdict rests on: the test, and which count of stalls */
 		static const char note[] = "a difference is claimed only where it is significant "
 			"(two-sided Mann-Whitney p < 0.05 over repetitions and the 95% bootstrap CI "
-			"of the difference of medians excludes 0); otherwise the smallest change the "
+			"of the difference of medians excludes 0; where the settings started from the "
+			"same saved guests, \"paired\": the two-sided signed-rank test of the "
+			"differences state by state and the CI of their median); otherwise the "
+			"smallest change the "
 			"repetitions could have detected at 80% power is given, or the repetitions "
 			"needed (analysis/README.md: power). Stalls are counted as dc_stalls_worked: "
 			"dc_stalls and vmstat's compact_stall (both in the table above) also count "
