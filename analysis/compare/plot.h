@@ -76,6 +76,12 @@ void pl_median_ci(const struct cb_group *g, int m, double scale, double *med, do
 /* pl_open - fopen @c->dir/@name for writing; NULL with errno */
 FILE *pl_open(const struct pl_ctx *c, const char *name);
 
+/*
+ * pl_put - @len bytes of @buf (a chart's data, built in memory first so that a chart with
+ * nothing to draw leaves no file) into @c->dir/@name; frees @buf. Returns 0, or -1 with errno
+ */
+int pl_put(const struct pl_ctx *c, const char *name, char *buf, size_t len);
+
 /* pl_quote - @s made safe inside a gnuplot "..." string of the script into @buf */
 const char *pl_quote(char *buf, size_t size, const char *s);
 

@@ -189,6 +189,17 @@ FILE *pl_open(const struct pl_ctx *c, const char *name)
 	return fopen(path, "w");
 }
 
+int pl_put(const struct pl_ctx *c, const char *name, char *buf, size_t len)
+{
+	FILE *f = pl_open(c, name);
+	int rc = f && fwrite(buf, 1, len, f) == len ? 0 : -1;
+
+	if (f && fclose(f))
+		rc = -1;
+	free(buf);
+	return rc;
+}
+
 const char *pl_quote(char *buf, size_t size, const char *s)
 {
 	/*

@@ -188,15 +188,7 @@ int pl_paired(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 		}
 		return 0;
 	}
-	f = pl_open(c, "paired.dat");
-	if (!f || fwrite(buf, 1, blen, f) != blen) {
-		if (f)
-			fclose(f);
-		free(buf);
-		return -1;
-	}
-	free(buf);
-	if (fclose(f))
+	if (pl_put(c, "paired.dat", buf, blen) < 0)
 		return -1;
 	height = pl_layout(n, &rows, &cols);
 	pl_begin(gp, "paired", title, rows, cols, height, 0);

@@ -157,15 +157,7 @@ int pl_waves(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 		free(buf);
 		return 0;	/* no cell recorded waves: no chart, no file */
 	}
-	f = pl_open(c, "waves.dat");
-	if (!f || fwrite(buf, 1, blen, f) != blen) {
-		if (f)
-			fclose(f);
-		free(buf);
-		return -1;
-	}
-	free(buf);
-	if (fclose(f))
+	if (pl_put(c, "waves.dat", buf, blen) < 0)
 		return -1;
 	height = pl_layout(n, &rows, &cols);
 	int h = pl_begin(gp, "waves", title, rows, cols, height, c->ns);
