@@ -76,11 +76,19 @@ void pl_median_ci(const struct cb_group *g, int m, double scale, double *med, do
 /* pl_open - fopen @c->dir/@name for writing; NULL with errno */
 FILE *pl_open(const struct pl_ctx *c, const char *name);
 
+/* pl_fill_fn - writes a chart's data to @f; returns its panels (0: nothing to draw) */
+typedef int (*pl_fill_fn)(struct pl_ctx *c, FILE *f, void *arg);
+
 /*
- * pl_put - @len bytes of @buf (a chart's data, built in memory first so that a chart with
- * nothing to draw leaves no file) into @c->dir/@name; frees @buf. Returns 0, or -1 with errno
+ * pl_data - a chart's data, built in memory by @fill(@c, f, @arg) first so that a chart
+ * with nothing to draw leaves no file, written to @c->dir/@name when it has panels and
+ * @max (the charts still allowed) is at least 1. Returns the panels, 0 when there are none
+ * or no room (nothing written), or -1 with errno
  */
-int pl_put(const struct pl_ctx *c, const char *name, char *buf, size_t len);
+int pl_data(struct pl_ctx *c, const char *name, int max, pl_fill_fn fill, void *arg);
+
+/* pl_rgb - setting @s's palette colour as 0xRRGGBB, for gnuplot's `lc rgb variable` */
+unsigned long pl_rgb(int s);
 
 /* pl_quote - @s made safe inside a gnuplot "..." string of the script into @buf */
 const char *pl_quote(char *buf, size_t size, const char *s);

@@ -189,15 +189,31 @@ FILE *pl_open(const struct pl_ctx *c, const char *name)
 	return fopen(path, "w");
 }
 
-int pl_put(const struct pl_ctx *c, const char *name, char *buf, size_t len)
+int pl_data(struct pl_ctx *c, const char *name, int max, pl_fill_fn fill, void *arg)
 {
-	FILE *f = pl_open(c, name);
-	int rc = f && fwrite(buf, 1, len, f) == len ? 0 : -1;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int n, rc;
 
+	if (!f)
+		return -1;
+	n = fill(c, f, arg);
+	if (fclose(f) || n < 1 || max < 1) {
+		free(buf);
+		return n < 1 || max < 1 ? 0 : -1;
+	}
+	f = pl_open(c, name);
+	rc = f && fwrite(buf, 1, len, f) == len ? n : -1;
 	if (f && fclose(f))
 		rc = -1;
 	free(buf);
 	return rc;
+}
+
+unsigned long pl_rgb(int s)
+{
+	return strtoul(pl_palette[s % pl_npalette] + 1, NULL, 16);
 }
 
 const char *pl_quote(char *buf, size_t size, const char *s)

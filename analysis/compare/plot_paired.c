@@ -3,12 +3,13 @@
  * plot_paired.c - the comparison paired by saved state, drawn: for each (workload, kernel)
  * whose settings started from the same saved guests (guest_state = saved), each setting's
  * stall time minus the first setting's from the same state, a point per state, with the
- * median difference as a bar and "N of M less" above (from N of the M states it had less). The unpaired bar chart shows
- * each side's spread; this one shows what the paired test judges: whether the difference
- * has the same sign from every state. Runs without saved states get no such chart (and
- * lose the one an earlier plot of the directory drew). The first setting is the first of
- * the plot's settings (the first run's order) that the panel has, as compare's baseline
- * is within one run; two runs never pair (a state's id is drawn anew for each save).
+ * median difference as a bar and "N of M less" above (from N of the M states it had less).
+ * The unpaired bar chart shows each side's spread; this one shows what the paired test
+ * judges: whether the difference has the same sign from every state. Runs without saved
+ * states get no such chart (and lose the one an earlier plot of the directory drew). The
+ * first setting is the first of the plot's settings (the first run's order) that the panel
+ * has, as compare's baseline is within one run; two runs never pair (a state's id is drawn
+ * anew for each save).
  *
  * paired.dat: one block per panel ("# workload kernel baseline", then per state and
  * setting "x diff_ms setting colour state" with x the setting's position, jittered per
@@ -108,7 +109,6 @@ static bool write_panel(const struct pl_ctx *c, FILE *f, int w, int k, struct pa
 		n = pair_diffs(base, g, d, names);
 		if (n) {
 			struct pair_col *col = &p->col[p->ncol++];
-			unsigned long rgb = strtoul(pl_palette[s % pl_npalette] + 1, NULL, 16);
 
 			col->s = s;
 			col->n = n;
@@ -117,7 +117,8 @@ static bool write_panel(const struct pl_ctx *c, FILE *f, int w, int k, struct pa
 				/* spread the states over a third of a setting's slot */
 				double x = p->ncol + (n > 1 ? 0.3 * ((double)i / (n - 1) - 0.5) : 0);
 
-				fprintf(pts, "%.4f %.6g %d %lu \"%s\"\n", x, d[i], s, rgb, names[i]);
+				fprintf(pts, "%.4f %.6g %d %lu \"%s\"\n", x, d[i], s, pl_rgb(s),
+					names[i]);
 				col->less += d[i] < 0;
 			}
 			col->median_ms = cb_stats_median(d, n);
@@ -134,16 +135,17 @@ static bool write_panel(const struct pl_ctx *c, FILE *f, int w, int k, struct pa
 		fprintf(f, "# %s %s %s\n%s\n\n", c->workload[w], c->kernel[k], c->setting[b], buf);
 		for (int i = 0; i < p->ncol; i++)
 			fprintf(f, "%d %.6g %d %lu\n", i + 1, p->col[i].median_ms, p->col[i].s,
-				strtoul(pl_palette[p->col[i].s % pl_npalette] + 1, NULL, 16));
+				pl_rgb(p->col[i].s));
 		fprintf(f, "\n\n");
 	}
 	free(buf);
 	return p->ncol > 0;
 }
 
-/* paired.dat into memory; returns the panels */
-static int write_data(const struct pl_ctx *c, FILE *f, struct panel *p)
+/* paired.dat (pl_fill_fn; @arg: the panels); returns the panels */
+static int write_data(struct pl_ctx *c, FILE *f, void *arg)
 {
+	struct panel *p = arg;
 	int n = 0;
 
 	fprintf(f, "# stall time minus the first setting's from the same saved state (ms)\n"
@@ -168,16 +170,12 @@ int pl_paired(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 				    "guest: a point per state";
 	static struct panel panels[PL_MAX];
 	int n, rows, cols, height;
-	char q[200], *buf = NULL;
-	size_t blen = 0;
-	FILE *f = open_memstream(&buf, &blen);
+	char q[200];
 
-	if (!f)
+	n = pl_data(c, "paired.dat", max, write_data, panels);
+	if (n < 0)
 		return -1;
-	n = write_data(c, f, panels);
-	fclose(f);
-	if (!n || max < 1) {
-		free(buf);
+	if (!n) {
 		/* nothing started from saved states: no chart, and none left from before */
 		for (size_t i = 0; i < 3; i++) {
 			static const char *const ext[] = { "dat", "svg", "png" };
@@ -188,8 +186,6 @@ int pl_paired(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 		}
 		return 0;
 	}
-	if (pl_put(c, "paired.dat", buf, blen) < 0)
-		return -1;
 	height = pl_layout(n, &rows, &cols);
 	pl_begin(gp, "paired", title, rows, cols, height, 0);
 	/* the top offset leaves room for the "N of M less" labels; 0 is always in range */

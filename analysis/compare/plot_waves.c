@@ -102,9 +102,10 @@ static size_t group_curve(const struct cb_group *g, double **out)
 	return len;
 }
 
-/* waves.dat; returns the panels (blocks) written, their names in @title */
-static int write_data(struct pl_ctx *c, FILE *f, char (*title)[200])
+/* waves.dat (pl_fill_fn; @arg: the panels' names, char [PL_MAX][200]); returns the panels */
+static int write_data(struct pl_ctx *c, FILE *f, void *arg)
 {
+	char (*title)[200] = arg;
 	int panels = 0;
 
 	fprintf(f, "# stall time per wave (ms), median over repetitions; columns: index");
@@ -145,20 +146,11 @@ int pl_waves(struct pl_ctx *c, FILE *gp, struct pl_chart *out, int max)
 				    "(median over repetitions)";
 	static char names[PL_MAX][200];
 	int n, rows, cols, height;
-	char q[200], *buf = NULL;
-	size_t blen = 0;
-	FILE *f = open_memstream(&buf, &blen);
+	char q[200];
 
-	if (!f)
-		return -1;
-	n = write_data(c, f, names);
-	fclose(f);
-	if (!n || max < 1) {
-		free(buf);
-		return 0;	/* no cell recorded waves: no chart, no file */
-	}
-	if (pl_put(c, "waves.dat", buf, blen) < 0)
-		return -1;
+	n = pl_data(c, "waves.dat", max, write_data, names);
+	if (n < 1)
+		return n;	/* no cell recorded waves: no chart, no file */
 	height = pl_layout(n, &rows, &cols);
 	int h = pl_begin(gp, "waves", title, rows, cols, height, c->ns);
 
