@@ -7,6 +7,7 @@
  *     "fewer", with p and the CI;
  *   a null with 5 reps: no detectable difference, and the change it could have seen, which
  *     is the rank test's MDE for 5 a side times the pooled sd computed here by hand;
+ *   a p under the level whose CI includes 0: no difference, and the phrase says why;
  *   a null with 2 reps: it cannot judge, and says how many reps a 10% change would need;
  *   paired by start state: 8 states far apart, the candidate 5% below the baseline in each,
  *     so the sides overlap (Mann-Whitney p = 0.72) but every pair moved one way: the
@@ -82,6 +83,30 @@ static void test_null_five_reps(void **state)
 				    "101 vs 100 "));
 	assert_non_null(strstr(buf, want));
 	assert_null(strstr(buf, "fewer"));
+}
+
+/*
+ * A p under the level with a CI of the change that includes 0 (the rank test and the
+ * bootstrap of the medians can disagree: the learning curve of a 2026-12-07 run had p =
+ * 0.023 and no difference) is no difference, and the phrase says why; at or above the level
+ * it says nothing of the CI (test_null_five_reps)
+ */
+static void test_low_p_ci_includes_zero(void **state)
+{
+	const double a[] = { 100, 110, 90, 105, 95 }, b[] = { 102, 92, 108, 97, 101 };
+	struct cb_judgement j;
+	char buf[640], want[160];
+
+	cb_judge(a, 5, b, 5, CB_BETTER_LOWER, 0.95, &j);
+	assert_int_equal(j.state, CB_J_NOT_SIGNIFICANT);
+	j.p = 0.023;
+	cb_verdict_phrase(buf, sizeof(buf), &j, "stall time", "ns", false, 0.95);
+	snprintf(want, sizeof(want), "(p = 0.023; the CI of the change includes 0; could have "
+		 "seen a change of %.0f%% or more)", cb_stats_mde_mw(5, 5, 0.05, 0.8) * j.sd);
+	assert_non_null(strstr(buf, want));
+	/* at a level of 0.99 the same p is above it: no word on the CI */
+	cb_verdict_phrase(buf, sizeof(buf), &j, "stall time", "ns", false, 0.99);
+	assert_null(strstr(buf, "includes 0"));
 }
 
 static void test_null_two_reps(void **state)
@@ -242,7 +267,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clear_difference), cmocka_unit_test(test_null_five_reps),
-		cmocka_unit_test(test_null_two_reps),	 cmocka_unit_test(test_no_value),
+		cmocka_unit_test(test_null_two_reps),
+		cmocka_unit_test(test_low_p_ci_includes_zero),	 cmocka_unit_test(test_no_value),
 		cmocka_unit_test(test_formats),		 cmocka_unit_test(test_paired_by_state),
 		cmocka_unit_test(test_paired_direction),
 	};
