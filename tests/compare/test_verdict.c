@@ -266,10 +266,13 @@ static void test_paired_by_state(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_clear_difference), cmocka_unit_test(test_null_five_reps),
+		cmocka_unit_test(test_clear_difference),
+		cmocka_unit_test(test_null_five_reps),
+		cmocka_unit_test(test_low_p_ci_includes_zero),
 		cmocka_unit_test(test_null_two_reps),
-		cmocka_unit_test(test_low_p_ci_includes_zero),	 cmocka_unit_test(test_no_value),
-		cmocka_unit_test(test_formats),		 cmocka_unit_test(test_paired_by_state),
+		cmocka_unit_test(test_no_value),
+		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_paired_by_state),
 		cmocka_unit_test(test_paired_direction),
 	};
 
