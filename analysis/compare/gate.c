@@ -297,6 +297,7 @@ static int gate_power(const struct cb_gate_opts *o, struct cb_gate_log *log, con
 		      int m, const struct cb_judgement *j, const char *numbers)
 {
 	const char *name = cb_metrics[m].name, *unit = cb_metrics[m].unit;
+	const char *ci0 = cb_verdict_ci_clause(j, o->conf);
 	double allowed = o->max_mde * fabs(j->ma);
 	char x[32], need[96] = "";
 	long n;
@@ -304,14 +305,14 @@ static int gate_power(const struct cb_gate_opts *o, struct cb_gate_log *log, con
 	cb_fmt_mde(x, sizeof(x), j, unit);
 	if (j->mde <= allowed && j->mde == 0) {	/* no spread: cb_fmt_mde says "any" */
 		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: %s: no detectable change "
-			     "(p = %.3f); no spread, so any change would have shown", who, name,
-			     numbers, j->p);
+			     "(p = %.3f%s); no spread, so any change would have shown", who, name,
+			     numbers, j->p, ci0);
 		return GATE_PASS;
 	}
 	if (j->mde <= allowed) {
 		cb_gate_note(log, GATE_PASS, who, name, "pass: %s %s: %s: no detectable change "
-			     "(p = %.3f); could have seen a change of %s or more, within --max-mde "
-			     "%g%%", who, name, numbers, j->p, x, o->max_mde * 100);
+			     "(p = %.3f%s); could have seen a change of %s or more, within --max-mde "
+			     "%g%%", who, name, numbers, j->p, ci0, x, o->max_mde * 100);
 		return GATE_PASS;
 	}
 	n = allowed > 0 ? cb_stats_reps_for(allowed, j->sd, 1 - o->conf, CB_VERDICT_POWER,
@@ -322,12 +323,12 @@ static int gate_power(const struct cb_gate_opts *o, struct cb_gate_log *log, con
 	/* no MDE at all: with so few reps no rank order reaches the significance level */
 	if (isinf(j->mde))
 		cb_gate_note(log, GATE_INCONCLUSIVE, who, name, "inconclusive: %s %s: %s: not "
-			     "significant (p = %.3f), and these reps could not have seen any change "
-			     "at this confidence%s", who, name, numbers, j->p, need);
+			     "significant (p = %.3f%s), and these reps could not have seen any "
+			     "change at this confidence%s", who, name, numbers, j->p, ci0, need);
 	else
 		cb_gate_note(log, GATE_INCONCLUSIVE, who, name, "inconclusive: %s %s: %s: not "
-			     "significant (p = %.3f), but these reps could only have seen a change of "
-			     "%s or more, not --max-mde %g%%%s", who, name, numbers, j->p, x,
+			     "significant (p = %.3f%s), but these reps could only have seen a change "
+			     "of %s or more, not --max-mde %g%%%s", who, name, numbers, j->p, ci0, x,
 			     o->max_mde * 100, need);
 	return GATE_INCONCLUSIVE;
 }

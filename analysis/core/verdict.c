@@ -296,6 +296,13 @@ static const char *paired(char *buf, size_t len, const struct cb_judgement *j)
 	return buf;
 }
 
+/* a p under the level alone does not make a difference: say why it is not one */
+const char *cb_verdict_ci_clause(const struct cb_judgement *j, double conf)
+{
+	return j->state == CB_J_NOT_SIGNIFICANT && j->p < 1 - conf ?
+		"; the CI of the change includes 0" : "";
+}
+
 void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, const char *label,
 		       const char *unit, bool count, double conf)
 {
@@ -325,10 +332,9 @@ void cb_verdict_phrase(char *buf, size_t len, const struct cb_judgement *j, cons
 		cb_fmt_mde(x, sizeof(x), j, unit);
 		snprintf(ci, sizeof(ci), j->mde == 0 ? "no spread: any change would have shown" :
 			 "could have seen a change of %s or more", x);
-		/* a p under the level alone does not make a difference: say why it is not one */
-		snprintf(buf, len, "no detectable difference in %s: %s vs %s (p = %.2g%s; %s%s)",
+		snprintf(buf, len, "no detectable difference in %s: %s vs %s (p = %.2g%s%s; %s)",
 			 label, vb, va, j->p, paired(d, sizeof(d), j),
-			 j->p < 1 - conf ? "the CI of the change includes 0; " : "", ci);
+			 cb_verdict_ci_clause(j, conf), ci);
 		return;
 	case CB_J_CANNOT_JUDGE:
 		fmt_target(x, sizeof(x), j, unit);

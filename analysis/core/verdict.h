@@ -120,6 +120,13 @@ void cb_fmt_change(char *buf, size_t len, double ma, double mb, const char *unit
 void cb_fmt_mde(char *buf, size_t len, const struct cb_judgement *j, const char *unit);
 
 /*
+ * cb_verdict_ci_clause - "; the CI of the change includes 0" when @j is not significant
+ * although its rank test's p is under 1 - @conf (the bootstrap CI of the change includes 0,
+ * and a difference needs both: analysis/README.md), else "". Verdict and gate say it alike.
+ */
+const char *cb_verdict_ci_clause(const struct cb_judgement *j, double conf);
+
+/*
  * cb_verdict_phrase - the verdict on one metric in words, the same everywhere:
  *   "less stall time: 41.4 ms vs 69.2 ms (-40.2%, p = 0.008, 95% CI of the change -61% to
  *   -20%)"

@@ -6,7 +6,8 @@
  * most 5%. Power: an A/A whose reps could not have seen --max-mde is inconclusive and says
  * how many would; no value on either side passes; stalls that appear are judged; the JUnit
  * XML is well-formed (xmllint) and carries the numbers; an A/A of the default matrix's
- * shape (configs/default.ini: its groups and reps) decides.
+ * shape (configs/default.ini: its groups and reps) decides; a rank test's p under the level
+ * whose CI includes 0 is said to be so.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@ struct spec {
 	bool lost;
 	const char *sha;
 	bool no_stalls;		  /* no stall at all: p99 null, stall time 0 */
+	const double *totals;	  /* the stall times of the reps as given, no noise; or NULL */
 };
 
 /* a run directory of @s->reps cells of one setting, with summary.json only */
@@ -67,6 +69,7 @@ static const char *make_run(const char *name, const struct spec *s)
 				 "\"dc_stall_p99_ns\":%.0f,\"dc_stall_total_ns\":%.0f,"
 				 "\"dc_stalls\":100}}\n", s->lost ? "true" : "false",
 				 s->p99 * exp(gsl_ran_gaussian(rng, s->noise)),
+				 s->totals ? s->totals[r - 1] :
 				 s->total * exp(gsl_ran_gaussian(rng, s->noise)));
 		snprintf(path, sizeof(path), "%s/host.s.w.r%d/summary.json", d, r);
 		assert_int_equal(cb_write_file_atomic(path, text, strlen(text)), 0);
@@ -222,6 +225,40 @@ static void test_underpowered(void **state)
 	free(out);
 	/* the same runs pass when the gate asks only for the power to see 30% */
 	assert_int_equal(gate(a, b, "--max-mde=30%"), 0);
+}
+
+/*
+ * Two bimodal sides whose ranks differ but whose medians' CI includes 0 (each median sits
+ * between the two modes, so resampled medians jump from one to the other): the rank test's
+ * p is under 0.05 (cb_judge on the same values says so), and the gate says why that is no
+ * change, as the verdict does; at --confidence 0.99 the same p is over the level: no word.
+ */
+static void test_low_p_ci_includes_zero(void **state)
+{
+	static const double ta[] = { 10, 11, 12, 13, 14, 15, 100, 101, 102, 103, 104, 105 };
+	static const double tb[] = { 16, 17, 18, 19, 20, 21, 106, 107, 108, 109, 110, 111 };
+	struct spec sa = base, sb = base;
+	struct cb_judgement j;
+	const char *a, *b;
+	char *out;
+
+	sa.reps = sb.reps = 12;
+	sa.totals = ta;
+	sb.totals = tb;
+	cb_judge(ta, 12, tb, 12, CB_BETTER_LOWER, 0.95, &j);
+	print_message("p = %.4f, CI of the difference [%g, %g]\n", j.p, j.diff.lo, j.diff.hi);
+	assert_true(j.p < 0.05);
+	assert_int_equal(j.state, CB_J_NOT_SIGNIFICANT);
+	a = make_run("a", &sa);
+	b = make_run("b", &sb);
+	gate_out((char *[]){ "gate", "--baseline", (char *)a, "--candidate", (char *)b,
+			     "--metric", "dc_stall_total_ns", NULL }, &out);
+	assert_non_null(strstr(out, "; the CI of the change includes 0)"));
+	free(out);
+	gate_out((char *[]){ "gate", "--baseline", (char *)a, "--candidate", (char *)b,
+			     "--metric", "dc_stall_total_ns", "--confidence", "0.99", NULL }, &out);
+	assert_null(strstr(out, "includes 0"));
+	free(out);
 }
 
 /* no stall on either side: no p99 anywhere, and that is not worse */
@@ -435,8 +472,9 @@ int main(void)
 		cmocka_unit_test(test_false_alarm_rate), cmocka_unit_test(test_underpowered),
 		cmocka_unit_test(test_no_value_both_sides), cmocka_unit_test(test_stalls_appeared),
 		cmocka_unit_test(test_junit), cmocka_unit_test(test_default_matrix_aa_decides),
-		/* last: it draws from the seeded generator the tests above depend on */
+		/* last: they draw from the seeded generator the tests above depend on */
 		cmocka_unit_test(test_threshold_as_given),
+		cmocka_unit_test(test_low_p_ci_includes_zero),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
