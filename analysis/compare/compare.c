@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <gsl/gsl_statistics_double.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
@@ -168,8 +169,17 @@ static void json_num(struct json_object *o, const char *key, double v)
 static const char *const state_names[] = { "no value", "significant", "not significant",
 					   "cannot judge" };
 
+/* what the waves of @g alone give of its CV of stall time (cb_stats_cv_waves), and *@waves */
+static double group_cv_waves(const struct cb_group *g, double *waves)
+{
+	*waves = g->n ? gsl_stats_mean(g->val[CB_M_WAVE_COUNT], 1, g->n) : NAN;
+	return cb_stats_cv_waves(g->val[CB_M_DC_STALL_TOTAL_NS], g->val[CB_M_WAVE_COUNT],
+				 g->val[CB_M_WAVE_STALL_NS_SD], g->n);
+}
+
 /* every field of a judged row, the verdict's words included */
-static struct json_object *row_json(const struct cb_cmp_row *r, double conf)
+static struct json_object *row_json(const struct cb_cmp_row *r, double conf,
+				    const struct cb_group *a, const struct cb_group *b)
 {
 	const struct cb_metric *mt = &cb_metrics[r->metric];
 	const struct cb_judgement *j = &r->j;
@@ -198,6 +208,12 @@ static struct json_object *row_json(const struct cb_cmp_row *r, double conf)
 	/* p, ci, sd and mde from the differences state by state (verdict.h) */
 	json_object_object_add(x, "paired", json_object_new_boolean(j->paired));
 	json_num(x, "cv_candidate", j->cv_b);
+	if (r->metric == CB_M_DC_STALL_TOTAL_NS) {	/* print_spread */
+		double w;
+
+		json_num(x, "cv_waves_baseline", group_cv_waves(a, &w));
+		json_num(x, "cv_waves_candidate", group_cv_waves(b, &w));
+	}
 	json_num(x, "mde", j->mde);
 	json_num(x, "mde_pct", j->mde_pct);
 	json_object_object_add(x, "mde_unreachable", json_object_new_boolean(isinf(j->mde)));
@@ -237,13 +253,37 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 }
 
 /*
+ * why side @who's CV @cv is wide, from its waves' own part @cvw (of @waves waves a
+ * repetition): more waves narrow that part, not the rest
+ */
+static void print_wide(FILE *out, const char *who, double cv, double cvw, double waves)
+{
+	long need = cb_stats_waves_for(cv, cvw, waves, CB_STATS_CV_WIDE, 100000);
+
+	if (need > 0)
+		fprintf(out, " The %s's waves alone would give %.0f%% (its CV: %.0f%%): about %ld "
+			"waves a repetition (not %.0f) would bring it to %.0f%%.", who, cvw * 100,
+			cv * 100, need, waves, CB_STATS_CV_WIDE * 100);
+	else
+		fprintf(out, " The %s's repetitions differ by %.0f%% beyond what their waves give "
+			"(%.0f%%): more waves would not bring it to %.0f%%, more repetitions narrow "
+			"the CI.", who, sqrt(fmax(cv * cv - cvw * cvw, 0)) * 100, cvw * 100,
+			CB_STATS_CV_WIDE * 100);
+}
+
+/*
  * The spread of stall time per repetition on each side (the CV, sd / mean), the figure that
  * says whether a repetition is a measurement or a coin flip, from the judgement of the
- * table's stall-time row (NULL: none). In JSON every row has it.
+ * table's stall-time row (NULL: none), and with waves the part of it their own spread gives
+ * (cb_stats_cv_waves), which says whether more waves or more repetitions would narrow it.
+ * In JSON every row has the CV, the stall-time row the waves' part.
  */
-static void print_spread(FILE *out, const struct view *v, const struct cb_judgement *j)
+static void print_spread(FILE *out, const struct view *v, const struct cb_judgement *j,
+			 const struct cb_group *a, const struct cb_group *b)
 {
 	char ca[16] = "-", cb[16] = "-";
+	double wa, wb, cwa = group_cv_waves(a, &wa), cwb = group_cv_waves(b, &wb);
+	bool wide_a = j && j->cv_a > CB_STATS_CV_WIDE, wide_b = j && j->cv_b > CB_STATS_CV_WIDE;
 
 	if (!j || (isnan(j->cv_a) && isnan(j->cv_b)))
 		return;
@@ -251,11 +291,24 @@ static void print_spread(FILE *out, const struct view *v, const struct cb_judgem
 		snprintf(ca, sizeof(ca), "%.0f%%", j->cv_a * 100);
 	if (!isnan(j->cv_b))
 		snprintf(cb, sizeof(cb), "%.0f%%", j->cv_b * 100);
-	fprintf(out, "%sCV of stall time per repetition (sd / mean): baseline %s, candidate %s.",
+	fprintf(out, "%sCV of stall time per repetition (sd / mean): baseline %s, candidate %s",
 		v->f == FMT_MD ? "\n" : "", ca, cb);
-	if (j->cv_a > CB_STATS_CV_WIDE || j->cv_b > CB_STATS_CV_WIDE)
-		fprintf(out, "%sOver %.0f%%, one repetition says little: more waves or repetitions "
-			"narrow it.", v->f == FMT_MD ? " " : "\n", CB_STATS_CV_WIDE * 100);
+	if (!isnan(cwa) && !isnan(cwb))
+		fprintf(out, "; the spread of their own waves alone would give %.0f%% and %.0f%%",
+			cwa * 100, cwb * 100);
+	fputc('.', out);
+	if (wide_a || wide_b) {
+		fprintf(out, "%sOver %.0f%%, one repetition says little",
+			v->f == FMT_MD ? " " : "\n", CB_STATS_CV_WIDE * 100);
+		if ((wide_a && isnan(cwa)) || (wide_b && isnan(cwb)))
+			fprintf(out, ": more waves or repetitions narrow it.");
+		else
+			fputc('.', out);
+		if (wide_a && !isnan(cwa))
+			print_wide(out, "baseline", j->cv_a, cwa, wa);
+		if (wide_b && !isnan(cwb))
+			print_wide(out, "candidate", j->cv_b, cwb, wb);
+	}
 	if (j->paired && !isnan(j->sd) && j->ma != 0)
 		fprintf(out, "%sPaired over %zu saved states (guest_state = saved): p, CI, mde and "
 			"need N%scome from the differences state by state (signed-rank test); their "
@@ -409,7 +462,8 @@ static void print_pair(FILE *out, const struct view *v, struct json_object *all,
 			continue;
 		}
 		if (rows)
-			json_object_object_add(rows, cb_metrics[ms[i]].name, row_json(&r, v->conf));
+			json_object_object_add(rows, cb_metrics[ms[i]].name,
+					       row_json(&r, v->conf, a, b));
 		else
 			print_row(out, v, &r);
 	}
@@ -418,7 +472,7 @@ static void print_pair(FILE *out, const struct view *v, struct json_object *all,
 		json_object_object_add(o, "rows_left_out", json_object_new_int(hidden));
 	} else {
 		print_legend(out, v, hidden);
-		print_spread(out, v, have_stall ? &stall : NULL);
+		print_spread(out, v, have_stall ? &stall : NULL, a, b);
 	}
 	print_avoided(out, v, o, a, b);
 	cb_learning_print(out, v->f == FMT_MD, o, a, na, b, nb, v->conf);

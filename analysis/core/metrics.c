@@ -259,7 +259,16 @@ static bool g_wave(const struct cb_metric_in *in, int arg, double *v)
 {
 	const struct cb_waves *w = in->waves;
 
-	return w && w->present && !cb_waves_stat(w, 0, w->n, arg / 2, arg % 2, v);
+	return w && w->present &&
+	       !cb_waves_stat(w, 0, w->n, arg / 2, arg % 2 ? CB_WAVE_MEDIAN : CB_WAVE_MEAN, v);
+}
+
+/* the sd over every wave of value arg (cb_waves_stat's what) */
+static bool g_wave_sd(const struct cb_metric_in *in, int arg, double *v)
+{
+	const struct cb_waves *w = in->waves;
+
+	return w && w->present && !cb_waves_stat(w, 0, w->n, arg, CB_WAVE_SD, v);
 }
 
 /* arg 0: waves recorded; 1: stalls in no wave */
@@ -279,7 +288,7 @@ static bool g_wave_curve(const struct cb_metric_in *in, int arg, double *v)
 	if (!in->waves || cb_waves_first_last(in->waves, &first_end, &last_from))
 		return false;
 	return !cb_waves_stat(in->waves, arg ? last_from : 0, arg ? in->waves->n : first_end, 1,
-			      false, v);
+			      CB_WAVE_MEAN, v);
 }
 
 static bool g_breakup(const struct cb_metric_in *in, int arg, double *v)
@@ -528,6 +537,10 @@ const struct cb_metric cb_metrics[CB_M_NR] = {
 		COL(REPORT_WAVES, 3, "ms/wave", 1e-6, 2, 8)),
 	[CB_M_WAVE_STALL_NS_MEDIAN] = ROW("wave_stall_ns_median", "ns", LOWER, CB_SRC_WORKLOAD,
 		g_wave, 3, "median over the waves of the stall time per wave"),
+	[CB_M_WAVE_STALL_NS_SD] = ROW("wave_stall_ns_sd", "ns", NONE, CB_SRC_WORKLOAD, g_wave_sd,
+		1, "sample standard deviation over the waves of the stall time per wave (null "
+		"below 2 waves): with wave_count, the spread of stall time per repetition that "
+		"wave-to-wave variation alone gives (compare: CV; analysis/README.md)"),
 	[CB_M_WAVE_STALL_NS_FIRST] = ROW("wave_stall_ns_first", "ns", LOWER, CB_SRC_WORKLOAD,
 		g_wave_curve, 0, "the learning curve's start: mean stall time per wave over the "
 		"first quarter of the waves (ceil(n/4)); null below 4 waves",

@@ -523,3 +523,33 @@ double cb_stats_cv(const double *x, size_t n)
 		return NAN;
 	return gsl_stats_sd_m(x, 1, n, mean) / fabs(mean);
 }
+
+double cb_stats_cv_waves(const double *total, const double *waves, const double *sd, size_t n)
+{
+	double var = 0, mean;
+
+	if (n < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(total[i]) || isnan(waves[i]) || isnan(sd[i]))
+			return NAN;
+		var += waves[i] * sd[i] * sd[i];
+	}
+	mean = gsl_stats_mean(total, 1, n);
+	return mean == 0 ? NAN : sqrt(var / (double)n) / fabs(mean);
+}
+
+long cb_stats_waves_for(double cv, double cv_waves, double waves, double target, long max)
+{
+	/* the part of the variance the waves do not explain; never below 0 */
+	double rest = fmax(cv * cv - cv_waves * cv_waves, 0), need;
+
+	if (isnan(cv) || isnan(cv_waves) || isnan(waves) || !(waves > 0))
+		return -1;
+	if (cv <= target)
+		return (long)ceil(waves);
+	if (rest >= target * target)
+		return -1;
+	need = ceil(waves * cv_waves * cv_waves / (target * target - rest));
+	return need > (double)max ? -1 : (long)need;
+}

@@ -122,4 +122,24 @@ double cb_stats_cv(const double *x, size_t n);
 /* a CV above which one repetition says little: compare and report.md warn past it */
 #define CB_STATS_CV_WIDE 0.25
 
+/*
+ * cb_stats_cv_waves - the CV of @n per-repetition totals that the spread of their waves alone
+ * would give: repetition i's total @total[i] holds @waves[i] waves whose values have sample
+ * sd @sd[i]; were the waves independent and the repetitions alike but for them, a total's
+ * variance would be waves[i] sd[i]^2, so sqrt(mean(waves sd^2)) / |mean(total)|. The rest
+ * of the CV, sqrt(cv^2 - this^2), is what differs from one repetition to the next (its
+ * start state, its run). NAN below 2 repetitions, with a NAN value or a mean total of 0.
+ */
+double cb_stats_cv_waves(const double *total, const double *waves, const double *sd, size_t n);
+
+/*
+ * cb_stats_waves_for - the waves a repetition would need for a CV of @target, from a CV of
+ * @cv measured with @waves waves of which @cv_waves is the waves' own (cb_stats_cv_waves):
+ * more waves shrink that part as 1 / sqrt(waves) and leave the rest. Returns the count
+ * (at most @waves when the CV is already at or under @target), or -1 when the rest alone is
+ * @target or more (no number of waves would do), more than @max would be needed, or a
+ * value is NAN.
+ */
+long cb_stats_waves_for(double cv, double cv_waves, double waves, double target, long max);
+
 #endif

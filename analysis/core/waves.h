@@ -154,14 +154,21 @@ int cb_waves_analyze(const char *cell_dir, const struct cb_stalls *st, uint64_t 
 /* cb_waves_free - free what cb_waves_read allocated */
 void cb_waves_free(struct cb_waves *ws);
 
+/* what cb_waves_stat makes of the waves' values */
+enum cb_wave_agg {
+	CB_WAVE_MEAN,
+	CB_WAVE_MEDIAN,
+	CB_WAVE_SD,	/* the sample standard deviation (n - 1): NAN-free, needs 2 values */
+};
+
 /*
- * cb_waves_stat - over the waves [@from, @to): the mean (@median false) or median of the
- * stall count (@what 0), the stall time (1), the THP success ratio thp/faults of the waves
- * with faults (2), the THP fault p99 (3), the free order >= 9 blocks at the start (4).
- * Returns 0, or -1 when no wave in the range has the value.
+ * cb_waves_stat - over the waves [@from, @to): the mean, median or sd (@agg) of the stall
+ * count (@what 0), the stall time (1), the THP success ratio thp/faults of the waves with
+ * faults (2), the THP fault p99 (3), the free order >= 9 blocks at the start (4). Returns 0,
+ * or -1 when no wave in the range has the value (the sd: fewer than 2 have it).
  */
-int cb_waves_stat(const struct cb_waves *ws, size_t from, size_t to, int what, bool median,
-		  double *out);
+int cb_waves_stat(const struct cb_waves *ws, size_t from, size_t to, int what,
+		  enum cb_wave_agg agg, double *out);
 
 /*
  * cb_waves_first_last - the learning curve's two ends: [0, ceil(n/4)) and [n/2, n) (the

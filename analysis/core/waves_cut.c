@@ -304,8 +304,8 @@ static bool wave_value(const struct cb_wave *w, int what, double *v)
 	}
 }
 
-int cb_waves_stat(const struct cb_waves *ws, size_t from, size_t to, int what, bool median,
-		  double *out)
+int cb_waves_stat(const struct cb_waves *ws, size_t from, size_t to, int what,
+		  enum cb_wave_agg agg, double *out)
 {
 	double *x;
 	size_t k = 0;
@@ -320,9 +320,12 @@ int cb_waves_stat(const struct cb_waves *ws, size_t from, size_t to, int what, b
 	for (size_t i = from; i < to; i++)
 		if (wave_value(&ws->w[i], what, &x[k]))
 			k++;
+	if (agg == CB_WAVE_SD && k < 2)
+		k = 0;
 	if (k) {
 		gsl_sort(x, 1, k);
-		*out = median ? gsl_stats_median_from_sorted_data(x, 1, k) : gsl_stats_mean(x, 1, k);
+		*out = agg == CB_WAVE_MEDIAN ? gsl_stats_median_from_sorted_data(x, 1, k) :
+		       agg == CB_WAVE_SD ? gsl_stats_sd(x, 1, k) : gsl_stats_mean(x, 1, k);
 	}
 	free(x);
 	return k ? 0 : -1;

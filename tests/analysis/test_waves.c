@@ -172,6 +172,8 @@ static void test_cell_waves(void **state)
 	assert_true(cs.val.v[CB_M_WAVE_STALLS_MEDIAN] == 2);
 	assert_true(cs.val.v[CB_M_WAVE_STALL_NS_MEAN] == 238);	/* whole ns, rounded */
 	assert_true(cs.val.v[CB_M_WAVE_STALL_NS_MEDIAN] == 235);
+	/* deviations 162.5 52.5 -157.5 -57.5: sqrt(57275 / 3) = 138.17 */
+	assert_true(cs.val.v[CB_M_WAVE_STALL_NS_SD] == 138);
 	/* first quarter: wave 0 = 400; last half: waves 2, 3 = (80 + 180) / 2 */
 	assert_true(cs.val.v[CB_M_WAVE_STALL_NS_FIRST] == 400);
 	assert_true(cs.val.v[CB_M_WAVE_STALL_NS_LAST] == 130);

@@ -6,6 +6,13 @@
  * known values: setting "steady", stall time 100, 110, 90, 105, 95 ms (mean 100, sample sd
  * sqrt(62.5) = 7.906: CV 7.9%), and setting "wide", 50, 100, 150, 200, 250 ms (mean 150,
  * sample sd sqrt(6250) = 79.06: CV 52.7%); stalls 10 in every cell (CV 0).
+ *
+ * With waves, the part of the CV their own spread gives: sqrt(mean(waves x sd^2)) / mean.
+ * "wavy" is steady's stall time in 25 waves of sd 1 ms: sqrt(25) / 100 = 5%. "wide-rest" is
+ * wide's in 25 waves of sd 12 ms: 60 / 150 = 40%, so the repetitions differ by
+ * sqrt(0.27778 - 0.16) = 34% beyond their waves, over 25% whatever the waves. "wide-waves":
+ * sd 15.5 ms, 77.5 / 150 = 51.67%; the rest is sqrt(0.27778 - 0.26694) = 10.4%, and
+ * 25 x 0.26694 / (0.0625 - 0.010833) = 129.2, so 130 waves would bring the CV to 25%.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,11 +45,17 @@ static const char *make_run(const char *first, const char *second)
 	size_t n = runfix_grid(cells, 2 * REPS, kernels, settings, workloads, REPS);
 
 	for (size_t i = 0; i < n; i++) {
-		const long *ms = strcmp(cells[i].setting, "wide") ? steady : wide;
+		const char *s = cells[i].setting;
+		const long *ms = strncmp(s, "wide", 4) ? steady : wide;
+		double sd = !strcmp(s, "wavy") ? 1e6 : !strcmp(s, "wide-rest") ? 12e6 :
+			    !strcmp(s, "wide-waves") ? 15.5e6 : 0;
+		int len = snprintf(cells[i].metrics, sizeof(cells[i].metrics),
+				   "\"dc_stall_total_ns\":%ld,\"dc_stalls\":10",
+				   ms[cells[i].rep - 1] * 1000000);
 
-		snprintf(cells[i].metrics, sizeof(cells[i].metrics),
-			 "\"dc_stall_total_ns\":%ld,\"dc_stalls\":10",
-			 ms[cells[i].rep - 1] * 1000000);
+		if (sd > 0)
+			snprintf(cells[i].metrics + len, sizeof(cells[i].metrics) - len,
+				 ",\"wave_count\":25,\"wave_stall_ns_sd\":%.0f", sd);
 	}
 	snprintf(d, sizeof(d), "%s/%s-%s", tmp, first, second);
 	assert_int_equal(runfix_write(d, &rf, cells, n), 0);
@@ -80,6 +93,28 @@ static void test_spread_text(void **state)
 	free(out);
 }
 
+/* with waves: how much of the CV they give, and what more waves would do */
+static void test_spread_waves(void **state)
+{
+	char *out = compare(make_run("wavy", "wide-rest"), "text");
+
+	assert_non_null(strstr(out, "baseline 8%, candidate 53%; the spread of their own waves "
+				    "alone would give 5% and 40%.\nOver 25%, one repetition says "
+				    "little. The candidate's repetitions differ by 34% beyond what "
+				    "their waves give (40%): more waves would not bring it to 25%, "
+				    "more repetitions narrow the CI."));
+	free(out);
+	out = compare(make_run("wavy", "wide-waves"), "text");
+	assert_non_null(strstr(out, "The candidate's waves alone would give 52% (its CV: 53%): "
+				    "about 130 waves a repetition (not 25) would bring it to 25%."));
+	free(out);
+	/* without waves on one side: no part, the old advice */
+	out = compare(make_run("wavy", "wide"), "text");
+	assert_null(strstr(out, "own waves"));
+	assert_non_null(strstr(out, "more waves or repetitions narrow it."));
+	free(out);
+}
+
 static double row_num(struct json_object *all, const char *metric, const char *key)
 {
 	struct json_object *pair = json_object_array_get_idx(all, 0), *m, *row, *x;
@@ -103,6 +138,14 @@ static void test_spread_json(void **state)
 	assert_true(row_num(all, "dc_stalls", "cv_baseline") == 0);
 	json_object_put(all);
 	free(out);
+	out = compare(make_run("wavy", "wide-waves"), "json");
+	all = json_tokener_parse(out);
+	assert_non_null(all);
+	assert_true(fabs(row_num(all, "dc_stall_total_ns", "cv_waves_baseline") - 0.05) < 1e-12);
+	assert_true(fabs(row_num(all, "dc_stall_total_ns", "cv_waves_candidate") - 77.5 / 150) <
+		    1e-12);
+	json_object_put(all);
+	free(out);
 }
 
 static int setup(void **state)
@@ -120,6 +163,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spread_text),
 		cmocka_unit_test(test_spread_json),
+		cmocka_unit_test(test_spread_waves),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
