@@ -158,7 +158,7 @@ void cb_waves_free(struct cb_waves *ws);
 enum cb_wave_agg {
 	CB_WAVE_MEAN,
 	CB_WAVE_MEDIAN,
-	CB_WAVE_SD,	/* the sample standard deviation (n - 1): NAN-free, needs 2 values */
+	CB_WAVE_SD,	/* the sample standard deviation (n - 1): needs 2 values */
 };
 
 /*
