@@ -74,7 +74,9 @@ static void cell_text(const struct group *g, int m, char *buf, size_t len)
 
 static void notes_text(const struct group *g, char *buf, size_t len)
 {
-	double x[g->n > 0 ? g->n : 1], cv;
+	size_t room = g->n > 0 ? (size_t)g->n : 1;
+	double x[room], waves[room], sd[room], cv, cvw;
+	char part[40] = "";
 	size_t k = 0;
 	int o = 0;
 
@@ -84,13 +86,26 @@ static void notes_text(const struct group *g, char *buf, size_t len)
 	if (g->disagree && o < (int)len)
 		o += snprintf(buf + o, len - o, "%scross-check off in %d/%d", o ? "; " : "",
 			      g->disagree, g->n);
-	/* repetitions far apart: one of them says little (compare prints every CV) */
-	for (int i = 0; i < g->n; i++)
-		if (g->vals[i]->set[CB_M_DC_STALL_TOTAL_NS])
-			x[k++] = g->vals[i]->v[CB_M_DC_STALL_TOTAL_NS];
+	/*
+	 * repetitions far apart: one of them says little (compare prints every CV); with waves,
+	 * how much of it their own spread gives (cb_stats_cv_waves; compare says what to do)
+	 */
+	for (int i = 0; i < g->n; i++) {
+		const struct cb_values *v = g->vals[i];
+
+		if (!v->set[CB_M_DC_STALL_TOTAL_NS])
+			continue;
+		waves[k] = v->set[CB_M_WAVE_COUNT] ? v->v[CB_M_WAVE_COUNT] : NAN;
+		sd[k] = v->set[CB_M_WAVE_STALL_NS_SD] ? v->v[CB_M_WAVE_STALL_NS_SD] : NAN;
+		x[k++] = v->v[CB_M_DC_STALL_TOTAL_NS];
+	}
 	cv = cb_stats_cv(x, k);
+	cvw = cb_stats_cv_waves(x, waves, sd, k);
+	if (!isnan(cvw))
+		snprintf(part, sizeof(part), " (waves alone %.0f%%)", cvw * 100);
 	if (cv > CB_STATS_CV_WIDE && o < (int)len)
-		snprintf(buf + o, len - o, "%sstall time CV %.0f%%", o ? "; " : "", cv * 100);
+		snprintf(buf + o, len - o, "%sstall time CV %.0f%%%s", o ? "; " : "", cv * 100,
+			 part);
 }
 
 /* the exchange rate of @g against the baseline @base (cb_exchange_rate), from the medians */

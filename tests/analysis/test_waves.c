@@ -54,7 +54,7 @@ static void thp_stall(struct synth *s, uint64_t t, int pid, uint64_t d)
  * 15000 90 | 20000 80 | 30000 50, 31000 60, 32000 70. Each ends with an order-9 allocation
  * at start + duration: 1100 2300 7400 10200 15090 20080 30050 31060 32070.
  */
-static void write_wave_trace(const char *path)
+static void write_wave_trace(const char *path, uint64_t scale)
 {
 	static const uint64_t at[] = { 1000, 2000, 7000, 10000, 15000, 20000, 30000, 31000, 32000 };
 	static const uint64_t dur[] = { 100, 300, 400, 200, 90, 80, 50, 60, 70 };
@@ -62,7 +62,7 @@ static void write_wave_trace(const char *path)
 
 	syn_init(&s, T0);
 	for (size_t i = 0; i < CB_ARRAY_SIZE(at); i++)
-		thp_stall(&s, at[i], 100 + (int)i, dur[i]);
+		thp_stall(&s, at[i], 100 + (int)i, dur[i] * scale);
 	syn_write(&s, path, fixtures, events, "100 app\n");
 }
 
@@ -119,7 +119,9 @@ static void write_samples(const char *dir)
  * wave 1 is [10000, 15500): merged, wave 1 holds the stall at 15000 too. Stalls per wave:
  * 2 (400 ns), 2 (290), 1 (80), 3 (180); outside: 1 (7000, 400 ns).
  */
-static void make_cell(const char *dir, bool with_waves)
+/* a cell "@id", repetition @rep, whose stalls last @scale times the durations above */
+static void make_cell_as(const char *dir, bool with_waves, const char *id, int rep,
+			 uint64_t scale)
 {
 	char meta[1024], path[PATH_MAX], thp[4096] = WAVES_LINE, kern[4096] = WAVES_LINE;
 	static const uint64_t ks[] = { 1000, 10000, 20000, 30000 }, ke[] = { 5000, 15500, 25000,
@@ -128,15 +130,16 @@ static void make_cell(const char *dir, bool with_waves)
 	snprintf(path, sizeof(path), "%s/workload", dir);
 	assert_int_equal(cb_mkdir_p(path), 0);
 	snprintf(meta, sizeof(meta),
-		 "{ \"schema\": 1, \"status\": \"complete\", \"cell\": { \"id\": \"c\", \"kernel\": "
-		 "\"host\", \"setting\": \"s\", \"workload\": \"wl\", \"rep\": 1 }, \"collector\": "
+		 "{ \"schema\": 1, \"status\": \"complete\", \"cell\": { \"id\": \"%s\", "
+		 "\"kernel\": \"host\", \"setting\": \"s\", \"workload\": \"wl\", \"rep\": %d }, "
+		 "\"collector\": "
 		 "{ \"lost\": 0, \"clock\": \"mono\" }, \"window\": { \"start_ns\": %llu, \"end_ns\": "
-		 "%llu, \"clock\": \"CLOCK_MONOTONIC\" } }\n", T0 + 500, T0 + 40000);
+		 "%llu, \"clock\": \"CLOCK_MONOTONIC\" } }\n", id, rep, T0 + 500, T0 + 40000);
 	put(dir, "meta.json", meta);
 	put(dir, "vmstat.before", "compact_stall 0\n");
 	put(dir, "vmstat.after", "compact_stall 9\n");
 	snprintf(path, sizeof(path), "%s/trace.dat", dir);
-	write_wave_trace(path);
+	write_wave_trace(path, scale);
 	write_samples(dir);
 	if (!with_waves) {
 		put(dir, "workload/2-demand-thp-demand.jsonl", "{\"type\":\"summary\",\"huge\":1}\n");
@@ -154,6 +157,11 @@ static void make_cell(const char *dir, bool with_waves)
 			 "\"fault_ns_p50\":10,\"fault_ns_p99\":20,\"fault_ns_max\":30}\n", i,
 			 T0 + ks[i], T0 + ke[i], i);
 	put(dir, "workload/3-demand-kernel-demand.jsonl", kern);
+}
+
+static void make_cell(const char *dir, bool with_waves)
+{
+	make_cell_as(dir, with_waves, "c", 1, 1);
 }
 
 static void test_cell_waves(void **state)
@@ -222,29 +230,61 @@ static void test_cell_waves(void **state)
 	assert_string_equal(jget(path, "breakup.allocs_o9_units"), "9");
 }
 
+/* the report of @run: its text tables into *@out (echoed for the log), report.md into *@md */
+static void report(const char *run, char **out, char **md)
+{
+	char path[PATH_MAX];
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
+
+	assert_int_equal(cb_report_run(run, f, path, sizeof(path)), 0);
+	fclose(f);
+	printf("%s", *out);
+	snprintf(path, sizeof(path), "%s/report.md", run);
+	*md = cb_read_file(path, NULL);
+	assert_non_null(*md);
+}
+
 /* report.md's waves table: the medians of the rows above (one repetition: its values) */
 static void test_report_table(void **state)
 {
-	char run[PATH_MAX], dir[PATH_MAX], path[PATH_MAX], *md, *out = NULL;
-	size_t len = 0;
-	FILE *f;
+	char run[PATH_MAX], dir[PATH_MAX], *md, *out = NULL;
 
 	snprintf(run, sizeof(run), "%s/run", tmp);
 	snprintf(dir, sizeof(dir), "%s/c", run);
 	make_cell(dir, true);
 	put(run, "run.json", "{ \"cells\": [ { \"id\": \"c\", \"kernel\": \"host\", \"setting\": "
 	    "\"s\", \"workload\": \"wl\", \"rep\": 1 } ] }\n");
-	f = open_memstream(&out, &len);
-	assert_int_equal(cb_report_run(run, f, path, sizeof(path)), 0);
-	fclose(f);
-	printf("%s", out);
+	report(run, &out, &md);
 	free(out);
-	snprintf(path, sizeof(path), "%s/report.md", run);
-	md = cb_read_file(path, NULL);
-	assert_non_null(md);
 	/* waves 4, stalls/wave 2, ms/wave 237.5 ns, first 400 ns, last 130 ns, outside 1,
 	 * THP 76.7%, ready 14, break-up 10 */
 	assert_non_null(strstr(md, "| s | 1 | 4 | 2.0 | 0.00 | 0.00 | 0.00 | 1 | 76.7 | 14.0 | 10 |"));
+	free(md);
+}
+
+/*
+ * report.md's note on a wide group says how much of its CV the waves give: two repetitions,
+ * the second's stalls twice as long: stall time 1350 and 2700 ns (mean 2025, sd 954.6: CV
+ * 47%); per-wave sd 138 and 276 ns over 4 waves: sqrt((4 x 138^2 + 4 x 276^2) / 2) / 2025
+ * = 436.4 / 2025 = 22%
+ */
+static void test_report_cv_waves(void **state)
+{
+	char run[PATH_MAX], dir[PATH_MAX], *md, *out = NULL;
+
+	snprintf(run, sizeof(run), "%s/run2", tmp);
+	snprintf(dir, sizeof(dir), "%s/c1", run);
+	make_cell_as(dir, true, "c1", 1, 1);
+	snprintf(dir, sizeof(dir), "%s/c2", run);
+	make_cell_as(dir, true, "c2", 2, 2);
+	put(run, "run.json", "{ \"cells\": [ { \"id\": \"c1\", \"kernel\": \"host\", \"setting\": "
+	    "\"s\", \"workload\": \"wl\", \"rep\": 1 }, { \"id\": \"c2\", \"kernel\": \"host\", "
+	    "\"setting\": \"s\", \"workload\": \"wl\", \"rep\": 2 } ] }\n");
+	report(run, &out, &md);
+	assert_non_null(strstr(out, "stall time CV 47% (waves alone 22%)"));
+	free(out);
+	assert_non_null(strstr(md, "stall time CV 47% (waves alone 22%)"));
 	free(md);
 }
 
@@ -452,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_cell_waves),
 		cmocka_unit_test(test_cell_no_waves),
 		cmocka_unit_test(test_report_table),
+		cmocka_unit_test(test_report_cv_waves),
 		cmocka_unit_test(test_breakup_series),
 		cmocka_unit_test(test_bad_lines),
 	};
