@@ -282,11 +282,15 @@ static void print_spread(FILE *out, const struct view *v, const struct cb_judgem
 			 const struct cb_group *a, const struct cb_group *b)
 {
 	char ca[16] = "-", cb[16] = "-";
-	double wa, wb, cwa = group_cv_waves(a, &wa), cwb = group_cv_waves(b, &wb);
-	bool wide_a = j && j->cv_a > CB_STATS_CV_WIDE, wide_b = j && j->cv_b > CB_STATS_CV_WIDE;
+	double wa, wb, cwa, cwb;
+	bool wide_a, wide_b;
 
 	if (!j || (isnan(j->cv_a) && isnan(j->cv_b)))
 		return;
+	cwa = group_cv_waves(a, &wa);
+	cwb = group_cv_waves(b, &wb);
+	wide_a = j->cv_a > CB_STATS_CV_WIDE;
+	wide_b = j->cv_b > CB_STATS_CV_WIDE;
 	if (!isnan(j->cv_a))
 		snprintf(ca, sizeof(ca), "%.0f%%", j->cv_a * 100);
 	if (!isnan(j->cv_b))

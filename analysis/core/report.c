@@ -100,12 +100,12 @@ static void notes_text(const struct group *g, char *buf, size_t len)
 		x[k++] = v->v[CB_M_DC_STALL_TOTAL_NS];
 	}
 	cv = cb_stats_cv(x, k);
+	if (!(cv > CB_STATS_CV_WIDE) || o >= (int)len)
+		return;
 	cvw = cb_stats_cv_waves(x, waves, sd, k);
 	if (!isnan(cvw))
 		snprintf(part, sizeof(part), " (waves alone %.0f%%)", cvw * 100);
-	if (cv > CB_STATS_CV_WIDE && o < (int)len)
-		snprintf(buf + o, len - o, "%sstall time CV %.0f%%%s", o ? "; " : "", cv * 100,
-			 part);
+	snprintf(buf + o, len - o, "%sstall time CV %.0f%%%s", o ? "; " : "", cv * 100, part);
 }
 
 /* the exchange rate of @g against the baseline @base (cb_exchange_rate), from the medians */
