@@ -13,6 +13,9 @@
  * sqrt(0.27778 - 0.16) = 34% beyond their waves, over 25% whatever the waves. "wide-waves":
  * sd 15.5 ms, 77.5 / 150 = 51.67%; the rest is sqrt(0.27778 - 0.26694) = 10.4%, and
  * 25 x 0.26694 / (0.0625 - 0.010833) = 129.2, so 130 waves would bring the CV to 25%.
+ * "wide-far": sd 13.920219 ms, 69.601 / 150 = 46.40%; the rest is sqrt(0.27778 - 0.21530)
+ * = 24.995%, just under 25%, and 25 x 0.21530 / (0.0625 - 0.062475) = 215331 waves: more
+ * than the 100000 compare works out, which is not "no number of waves would do".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,7 +51,8 @@ static const char *make_run(const char *first, const char *second)
 		const char *s = cells[i].setting;
 		const long *ms = strncmp(s, "wide", 4) ? steady : wide;
 		double sd = !strcmp(s, "wavy") ? 1e6 : !strcmp(s, "wide-rest") ? 12e6 :
-			    !strcmp(s, "wide-waves") ? 15.5e6 : 0;
+			    !strcmp(s, "wide-waves") ? 15.5e6 :
+			    !strcmp(s, "wide-far") ? 13920219 : 0;
 		int len = snprintf(cells[i].metrics, sizeof(cells[i].metrics),
 				   "\"dc_stall_total_ns\":%ld,\"dc_stalls\":10",
 				   ms[cells[i].rep - 1] * 1000000);
@@ -107,6 +111,13 @@ static void test_spread_waves(void **state)
 	out = compare(make_run("wavy", "wide-waves"), "text");
 	assert_non_null(strstr(out, "The candidate's waves alone would give 52% (its CV: 53%): "
 				    "about 130 waves a repetition (not 25) would bring it to 25%."));
+	free(out);
+	out = compare(make_run("wavy", "wide-far"), "text");
+	assert_non_null(strstr(out, "The candidate's waves alone would give 46% (its CV: 53%), "
+				    "the rest 25.0%, just under 25%: more than 100000 waves a "
+				    "repetition would be needed to bring it there; more repetitions "
+				    "narrow the CI."));
+	assert_null(strstr(out, "would not bring"));
 	free(out);
 	/* without waves on one side: no part, the old advice */
 	out = compare(make_run("wavy", "wide"), "text");
