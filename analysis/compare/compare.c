@@ -256,18 +256,22 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
  * why side @who's CV @cv is wide, from its waves' own part @cvw (of @waves waves a
  * repetition): more waves narrow that part, not the rest. The sentence follows the rest:
  * at or over the target no number of waves would do; under it, a count (or, past
- * WAVES_MAX, that it would take more)
+ * WAVES_MAX, that it would take more), which holds only as far as the rest, measured on a
+ * few repetitions, does
  */
 #define WAVES_MAX 100000
 static void print_wide(FILE *out, const char *who, double cv, double cvw, double waves)
 {
 	long need = cb_stats_waves_for(cv, cvw, waves, CB_STATS_CV_WIDE, WAVES_MAX);
 	double rest = sqrt(fmax(cv * cv - cvw * cvw, 0));
+	/* a rest that rounds to the target gets a decimal, lest "25%" read as "at it" */
+	int prec = rest < CB_STATS_CV_WIDE - 0.005 ? 0 : 1;
 
 	if (need > 0)
-		fprintf(out, " The %s's waves alone would give %.0f%% (its CV: %.0f%%): about %ld "
-			"waves a repetition (not %.0f) would bring it to %.0f%%.", who, cvw * 100,
-			cv * 100, need, waves, CB_STATS_CV_WIDE * 100);
+		fprintf(out, " The %s's waves alone would give %.0f%% (its CV: %.0f%%, the rest: "
+			"%.*f%%): about %ld waves a repetition (not %.0f) would bring it to %.0f%%, "
+			"if the rest held.", who, cvw * 100, cv * 100, prec, rest * 100, need, waves,
+			CB_STATS_CV_WIDE * 100);
 	else if (rest < CB_STATS_CV_WIDE)
 		fprintf(out, " The %s's waves alone would give %.0f%% (its CV: %.0f%%), the rest "
 			"%.1f%%, just under %.0f%%: more than %d waves a repetition would be needed "

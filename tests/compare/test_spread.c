@@ -16,6 +16,8 @@
  * "wide-far": sd 13.920219 ms, 69.601 / 150 = 46.40%; the rest is sqrt(0.27778 - 0.21530)
  * = 24.995%, just under 25%, and 25 x 0.21530 / (0.0625 - 0.062475) = 215331 waves: more
  * than the 100000 compare works out, which is not "no number of waves would do".
+ * "wide-near": sd 13.951573 ms, 46.505%, the rest 24.8% (printed so, not as "25%"), and
+ * 25 x 0.216274 / (0.0625 - 0.061504) = 5428.6: 5429 waves.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,7 +54,8 @@ static const char *make_run(const char *first, const char *second)
 		const long *ms = strncmp(s, "wide", 4) ? steady : wide;
 		double sd = !strcmp(s, "wavy") ? 1e6 : !strcmp(s, "wide-rest") ? 12e6 :
 			    !strcmp(s, "wide-waves") ? 15.5e6 :
-			    !strcmp(s, "wide-far") ? 13920219 : 0;
+			    !strcmp(s, "wide-far") ? 13920219 :
+			    !strcmp(s, "wide-near") ? 13951573 : 0;
 		int len = snprintf(cells[i].metrics, sizeof(cells[i].metrics),
 				   "\"dc_stall_total_ns\":%ld,\"dc_stalls\":10",
 				   ms[cells[i].rep - 1] * 1000000);
@@ -109,8 +112,9 @@ static void test_spread_waves(void **state)
 				    "more repetitions narrow the CI."));
 	free(out);
 	out = compare(make_run("wavy", "wide-waves"), "text");
-	assert_non_null(strstr(out, "The candidate's waves alone would give 52% (its CV: 53%): "
-				    "about 130 waves a repetition (not 25) would bring it to 25%."));
+	assert_non_null(strstr(out, "The candidate's waves alone would give 52% (its CV: 53%, "
+				    "the rest: 10%): about 130 waves a repetition (not 25) would "
+				    "bring it to 25%, if the rest held."));
 	free(out);
 	out = compare(make_run("wavy", "wide-far"), "text");
 	assert_non_null(strstr(out, "The candidate's waves alone would give 46% (its CV: 53%), "
@@ -118,6 +122,10 @@ static void test_spread_waves(void **state)
 				    "repetition would be needed to bring it there; more repetitions "
 				    "narrow the CI."));
 	assert_null(strstr(out, "would not bring"));
+	free(out);
+	out = compare(make_run("wavy", "wide-near"), "text");
+	assert_non_null(strstr(out, "(its CV: 53%, the rest: 24.8%): about 5429 waves a "
+				    "repetition (not 25) would bring it to 25%, if the rest held."));
 	free(out);
 	/* without waves on one side: no part, the old advice */
 	out = compare(make_run("wavy", "wide"), "text");
