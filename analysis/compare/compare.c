@@ -263,7 +263,7 @@ static void exchange_rate(FILE *out, const struct view *v, struct json_object *o
 static void print_wide(FILE *out, const char *who, double cv, double cvw, double waves)
 {
 	long need = cb_stats_waves_for(cv, cvw, waves, CB_STATS_CV_WIDE, WAVES_MAX);
-	double rest = sqrt(fmax(cv * cv - cvw * cvw, 0));
+	double rest = cb_stats_cv_rest(cv, cvw);
 	/* a rest that rounds to the target gets a decimal, lest "25%" read as "at it" */
 	int prec = rest < CB_STATS_CV_WIDE - 0.005 ? 0 : 1;
 

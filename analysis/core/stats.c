@@ -539,17 +539,22 @@ double cb_stats_cv_waves(const double *total, const double *waves, const double 
 	return mean == 0 ? NAN : sqrt(var / (double)n) / fabs(mean);
 }
 
-long cb_stats_waves_for(double cv, double cv_waves, double waves, double target, long max)
+double cb_stats_cv_rest(double cv, double cv_waves)
 {
 	/* the part of the variance the waves do not explain; never below 0 */
-	double rest = fmax(cv * cv - cv_waves * cv_waves, 0), need;
+	return sqrt(fmax(cv * cv - cv_waves * cv_waves, 0));
+}
+
+long cb_stats_waves_for(double cv, double cv_waves, double waves, double target, long max)
+{
+	double rest = cb_stats_cv_rest(cv, cv_waves), need;
 
 	if (isnan(cv) || isnan(cv_waves) || isnan(waves) || !(waves > 0))
 		return -1;
 	if (cv <= target)
 		return (long)ceil(waves);
-	if (rest >= target * target)
+	if (rest >= target)
 		return -1;
-	need = ceil(waves * cv_waves * cv_waves / (target * target - rest));
+	need = ceil(waves * cv_waves * cv_waves / (target * target - rest * rest));
 	return need > (double)max ? -1 : (long)need;
 }

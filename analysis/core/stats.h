@@ -133,6 +133,13 @@ double cb_stats_cv(const double *x, size_t n);
 double cb_stats_cv_waves(const double *total, const double *waves, const double *sd, size_t n);
 
 /*
+ * cb_stats_cv_rest - the rest of a CV @cv beyond its waves' part @cv_waves
+ * (cb_stats_cv_waves): sqrt(cv^2 - cv_waves^2), 0 where the part exceeds the CV (few
+ * repetitions); what differs from one repetition to the next, which more waves leave
+ */
+double cb_stats_cv_rest(double cv, double cv_waves);
+
+/*
  * cb_stats_waves_for - the waves a repetition would need for a CV of @target, from a CV of
  * @cv measured with @waves waves of which @cv_waves is the waves' own (cb_stats_cv_waves):
  * more waves shrink that part as 1 / sqrt(waves) and leave the rest. Returns the count
