@@ -207,6 +207,8 @@ static struct json_object *row_json(const struct cb_cmp_row *r, double conf,
 	json_num(x, "cv_baseline", j->cv_a);
 	/* p, ci, sd and mde from the differences state by state (verdict.h) */
 	json_object_object_add(x, "paired", json_object_new_boolean(j->paired));
+	json_num(x, "state_r", j->state_r);	/* print_state_r */
+	json_num(x, "state_r_p", j->state_r_p);
 	json_num(x, "cv_candidate", j->cv_b);
 	if (r->metric == CB_M_DC_STALL_TOTAL_NS) {	/* print_spread */
 		double w;
@@ -290,6 +292,25 @@ static void print_wide(FILE *out, const char *who, double cv, double cvw, double
  * (cb_stats_cv_waves), which says whether more waves or more repetitions would narrow it.
  * In JSON every row has the CV, the stall-time row the waves' part.
  */
+/*
+ * whether the two sides share the start states' spread: their stall times' correlation over
+ * the states (analysis/README.md: the spread of a repetition)
+ */
+static void print_state_r(FILE *out, const struct view *v, const struct cb_judgement *j)
+{
+	const char *says = "no effect of the states that both sides share was shown";
+
+	if (!j->paired || isnan(j->state_r))
+		return;
+	if (j->state_r_p < 1 - v->conf)
+		says = j->state_r > 0 ? "a state that stalls more under one side stalls more under "
+					"the other, and pairing takes that out" :
+					"a state that stalls more under one side stalls less under "
+					"the other, and pairing widens the differences";
+	fprintf(out, "%sOver the states the two sides' stall times correlate with r = %.2f "
+		"(p = %.2g): %s.", v->f == FMT_MD ? " " : "\n", j->state_r, j->state_r_p, says);
+}
+
 static void print_spread(FILE *out, const struct view *v, const struct cb_judgement *j,
 			 const struct cb_group *a, const struct cb_group *b)
 {
@@ -330,6 +351,7 @@ static void print_spread(FILE *out, const struct view *v, const struct cb_judgem
 			"need N%scome from the differences state by state (signed-rank test); their "
 			"sd is %.0f%% of the baseline median.", v->f == FMT_MD ? " " : "\n", j->na,
 			v->f == FMT_MD ? " " : "\n", j->sd / fabs(j->ma) * 100);
+	print_state_r(out, v, j);
 	fputc('\n', out);
 }
 
@@ -536,8 +558,9 @@ static const char usage[] =
 	"kernel CAND the candidate, groups paired by setting and workload (the A/B of `run\n"
 	"--resume` across a reboot, or a matrix of two kernels). 'Direct compaction avoided'\n"
 	"has its own section; each side's spread of stall time per repetition (CV, sd /\n"
-	"mean) is said under the table, with a warning above 25%; drift across repetitions\n"
-	"is reported when significant. Cells not run yet (a kernel not booted yet: run.json's\n"
+	"mean) is said under the table, with a warning above 25%, and, paired, how the two\n"
+	"sides correlate over the states; drift across repetitions is reported when\n"
+	"significant. Cells not run yet (a kernel not booted yet: run.json's\n"
 	"\"pending\") are listed as pending, not as failures.\n"
 	"\n";
 

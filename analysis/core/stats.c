@@ -239,6 +239,24 @@ int cb_stats_trend(const double *y, size_t n, double *slope, double *p)
 	return 0;
 }
 
+double cb_stats_correlation(const double *x, const double *y, size_t n, double *p)
+{
+	double r = NAN, t;
+
+	if (p)
+		*p = NAN;
+	if (n < 3 || gsl_stats_sd(x, 1, n) == 0 || gsl_stats_sd(y, 1, n) == 0)
+		return NAN;
+	r = fmax(-1, fmin(1, gsl_stats_correlation(x, 1, y, 1, n)));
+	if (p && fabs(r) == 1) {
+		*p = 0;
+	} else if (p) {
+		t = r * sqrt((double)(n - 2) / (1 - r * r));
+		*p = 2 * gsl_cdf_tdist_Q(fabs(t), (double)n - 2);
+	}
+	return r;
+}
+
 struct nct {
 	double tc, df, ncp;
 };

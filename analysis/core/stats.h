@@ -53,6 +53,15 @@ double cb_stats_mann_whitney(const double *a, size_t na, const double *b, size_t
 int cb_stats_trend(const double *y, size_t n, double *slope, double *p);
 
 /*
+ * cb_stats_correlation - Pearson's r of the @n pairs (@x[i], @y[i]) and, in @p if not NULL,
+ * the two-sided p of the textbook test of r = 0: t = r sqrt((n - 2) / (1 - r^2)) on n - 2
+ * degrees of freedom (R's cor.test; the same p as the slope's in cb_stats_trend). Over the
+ * start states of paired repetitions it says whether the two sides share the states' spread.
+ * Returns r, or NAN (p NAN) below 3 pairs or when a side has no spread; p is 0 when |r| is 1.
+ */
+double cb_stats_correlation(const double *x, const double *y, size_t n, double *p);
+
+/*
  * cb_stats_power_t - power of the two-sided two-sample t test at @alpha with @na and @nb
  * values (non-integer counts allowed) against a true difference of @d standard deviations:
  * P(T' > t(1 - alpha/2, df)) for the noncentral t T' (df = na + nb - 2, ncp =

@@ -52,6 +52,8 @@ struct cb_judgement {
 	 * standard deviation, mde and reps_needed (states) the signed-rank test's
 	 */
 	bool paired;
+	/* paired: Pearson's r of a[i] and b[i] over the states and its p (cb_stats_correlation) */
+	double state_r, state_r_p;
 };
 
 /*

@@ -18,6 +18,13 @@
  * than the 100000 compare works out, which is not "no number of waves would do".
  * "wide-near": sd 13.951573 ms, 46.505%, the rest 24.8% (printed so, not as "25%"), and
  * 25 x 0.216274 / (0.0625 - 0.061504) = 5428.6: 5429 waves.
+ *
+ * Paired over start states (summary.json start_state), whether the two sides share the
+ * states' spread: steady (deviations 0, 10, -10, 5, -5 ms by state) against "shared", 104,
+ * 106, 92, 98, 100 ms (deviations 4, 6, -8, -2, 0): Sxy = 130, Sxx = 250, Syy = 120, r =
+ * 130 / sqrt(30000) = 0.7506, t = r sqrt(3 / (1 - r^2)) = 1.967 on 3 df, p = 0.1438 (the
+ * closed form of test_stats.c); "line", 2 x steady - 100, has r = 1 and "mirror", 200 -
+ * steady, r = -1, both p = 0.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,6 +33,7 @@
 
 #include <json-c/json.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +46,14 @@ static char tmp[] = "/tmp/cb-test-spread-XXXXXX";
 
 #define REPS 5
 
-static const char *make_run(const char *first, const char *second)
+static const char *make_run_at(const char *first, const char *second, bool states)
 {
 	static char d[700];
 	static const long steady[REPS] = { 100, 110, 90, 105, 95 }, wide[REPS] = { 150, 50, 250,
 										  100, 200 };
+	static const long shared[REPS] = { 104, 106, 92, 98, 100 };
+	static const char *const state_name[REPS] = { "k.w.r1/s1", "k.w.r2/s2", "k.w.r3/s3",
+						      "k.w.r4/s4", "k.w.r5/s5" };
 	const char *const kernels[] = { "k", NULL }, *const settings[] = { first, second, NULL };
 	static const char *const workloads[] = { "w", NULL };
 	struct runfix_cell cells[2 * REPS];
@@ -51,22 +62,32 @@ static const char *make_run(const char *first, const char *second)
 
 	for (size_t i = 0; i < n; i++) {
 		const char *s = cells[i].setting;
-		const long *ms = strncmp(s, "wide", 4) ? steady : wide;
+		const long *ms = !strncmp(s, "wide", 4) ? wide : !strcmp(s, "shared") ? shared :
+				 steady;
+		long v = ms[cells[i].rep - 1];
 		double sd = !strcmp(s, "wavy") ? 1e6 : !strcmp(s, "wide-rest") ? 12e6 :
 			    !strcmp(s, "wide-waves") ? 15.5e6 :
 			    !strcmp(s, "wide-far") ? 13920219 :
 			    !strcmp(s, "wide-near") ? 13951573 : 0;
 		int len = snprintf(cells[i].metrics, sizeof(cells[i].metrics),
 				   "\"dc_stall_total_ns\":%ld,\"dc_stalls\":10",
-				   ms[cells[i].rep - 1] * 1000000);
+				   (!strcmp(s, "line") ? 2 * v - 100 : !strcmp(s, "mirror") ? 200 - v : v) *
+				   1000000);
 
+		if (states)
+			cells[i].start_state = state_name[cells[i].rep - 1];
 		if (sd > 0)
 			snprintf(cells[i].metrics + len, sizeof(cells[i].metrics) - len,
 				 ",\"wave_count\":25,\"wave_stall_ns_sd\":%.0f", sd);
 	}
-	snprintf(d, sizeof(d), "%s/%s-%s", tmp, first, second);
+	snprintf(d, sizeof(d), "%s/%s-%s%s", tmp, first, second, states ? "-states" : "");
 	assert_int_equal(runfix_write(d, &rf, cells, n), 0);
 	return d;
+}
+
+static const char *make_run(const char *first, const char *second)
+{
+	return make_run_at(first, second, false);
 }
 
 static char *compare(const char *d, const char *format)
@@ -134,6 +155,32 @@ static void test_spread_waves(void **state)
 	free(out);
 }
 
+/* paired over start states: whether the two sides share the states' spread */
+static void test_spread_states(void **state)
+{
+	char *out = compare(make_run_at("steady", "shared", true), "text");
+
+	assert_non_null(strstr(out, "their sd is "));
+	assert_non_null(strstr(out, "\nOver the states the two sides' stall times correlate with "
+				    "r = 0.75 (p = 0.14): no effect of the states that both sides "
+				    "share was shown."));
+	free(out);
+	out = compare(make_run_at("steady", "line", true), "markdown");
+	assert_non_null(strstr(out, " Over the states the two sides' stall times correlate with "
+				    "r = 1.00 (p = 0): a state that stalls more under one side "
+				    "stalls more under the other, and pairing takes that out."));
+	free(out);
+	out = compare(make_run_at("steady", "mirror", true), "text");
+	assert_non_null(strstr(out, "r = -1.00 (p = 0): a state that stalls more under one side "
+				    "stalls less under the other, and pairing widens the "
+				    "differences."));
+	free(out);
+	/* not paired: no such line */
+	out = compare(make_run("steady", "shared"), "text");
+	assert_null(strstr(out, "correlate"));
+	free(out);
+}
+
 static double row_num(struct json_object *all, const char *metric, const char *key)
 {
 	struct json_object *pair = json_object_array_get_idx(all, 0), *m, *row, *x;
@@ -165,6 +212,13 @@ static void test_spread_json(void **state)
 		    1e-12);
 	json_object_put(all);
 	free(out);
+	out = compare(make_run_at("steady", "shared", true), "json");
+	all = json_tokener_parse(out);
+	assert_non_null(all);
+	assert_true(fabs(row_num(all, "dc_stall_total_ns", "state_r") - 130 / sqrt(30000)) < 1e-12);
+	assert_true(fabs(row_num(all, "dc_stall_total_ns", "state_r_p") - 0.14383) < 0.00001);
+	json_object_put(all);
+	free(out);
 }
 
 static int setup(void **state)
@@ -183,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_spread_text),
 		cmocka_unit_test(test_spread_json),
 		cmocka_unit_test(test_spread_waves),
+		cmocka_unit_test(test_spread_states),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

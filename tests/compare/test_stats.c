@@ -74,6 +74,38 @@ static void test_trend(void **state)
 	assert_int_equal(cb_stats_trend((double[]){ 1, 2 }, 2, &slope, &p), -1);
 }
 
+/*
+ * Anscombe (1973), set I: r = 0.81642; R's cor.test gives t = 4.2415 on 9 df, p-value =
+ * 0.00217. By hand, 5 pairs with deviations x (0, 10, -10, 5, -5) and y (4, 6, -8, -2, 0):
+ * Sxy = 130, Sxx = 250, Syy = 120, r = 130 / sqrt(30000) = 0.750555, t = r sqrt(3 / (1 -
+ * r^2)) = 1.96729; on 3 df the t distribution has a closed form, P(|T| > t) = 1 - (2 / pi)
+ * (a + sin a cos a) with a = atan(t / sqrt(3)): p = 0.14383.
+ */
+static void test_correlation(void **state)
+{
+	const double ax[] = { 10, 8, 13, 9, 11, 14, 6, 4, 12, 7, 5 };
+	const double ay[] = { 8.04, 6.95, 7.58, 8.81, 8.33, 9.96, 7.24, 4.26, 10.84, 4.82, 5.68 };
+	const double x[] = { 100, 110, 90, 105, 95 }, y[] = { 104, 106, 92, 98, 100 };
+	const double flat[] = { 7, 7, 7, 7, 7 }, twice[] = { 200, 220, 180, 210, 190 };
+	double r, p, t, a;
+
+	r = cb_stats_correlation(ax, ay, 11, &p);
+	assert_true(fabs(r - 0.81642) < 1e-5);
+	assert_true(fabs(p - 0.00217) < 0.000005);
+	r = cb_stats_correlation(x, y, 5, &p);
+	assert_true(fabs(r - 130 / sqrt(30000)) < 1e-12);
+	t = r * sqrt(3 / (1 - r * r));
+	a = atan(t / sqrt(3));
+	assert_true(fabs(p - (1 - 2 / M_PI * (a + sin(a) * cos(a)))) < 1e-9);
+	assert_true(fabs(p - 0.14383) < 0.00001);
+	/* the same pairs the other way round */
+	assert_true(fabs(cb_stats_correlation(y, x, 5, NULL) - r) < 1e-12);
+	/* a perfect line: r 1, p 0; a side without spread or too few pairs: NAN */
+	assert_true(cb_stats_correlation(x, twice, 5, &p) == 1 && p == 0);
+	assert_true(isnan(cb_stats_correlation(x, flat, 5, &p)) && isnan(p));
+	assert_true(isnan(cb_stats_correlation(x, y, 2, &p)) && isnan(p));
+}
+
 static void test_bootstrap_exact_cases(void **state)
 {
 	struct cb_ci d, r, d2, r2;
@@ -327,7 +359,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mann_whitney_exact), cmocka_unit_test(test_mann_whitney_ties),
-		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_trend), cmocka_unit_test(test_correlation),
 		cmocka_unit_test(test_bootstrap_exact_cases),
 		cmocka_unit_test(test_bootstrap_coverage),
 		cmocka_unit_test(test_mde_t_reference),	   cmocka_unit_test(test_mde_t_monte_carlo),
