@@ -207,9 +207,11 @@ static struct json_object *row_json(const struct cb_cmp_row *r, double conf,
 	json_num(x, "cv_baseline", j->cv_a);
 	/* p, ci, sd and mde from the differences state by state (verdict.h) */
 	json_object_object_add(x, "paired", json_object_new_boolean(j->paired));
+	json_num(x, "cv_candidate", j->cv_b);
 	json_num(x, "state_r", j->state_r);	/* print_state_r */
 	json_num(x, "state_r_p", j->state_r_p);
-	json_num(x, "cv_candidate", j->cv_b);
+	json_num(x, "state_r_lo", j->state_r_ci.lo);
+	json_num(x, "state_r_hi", j->state_r_ci.hi);
 	if (r->metric == CB_M_DC_STALL_TOTAL_NS) {	/* print_spread */
 		double w;
 
@@ -286,13 +288,6 @@ static void print_wide(FILE *out, const char *who, double cv, double cvw, double
 }
 
 /*
- * The spread of stall time per repetition on each side (the CV, sd / mean), the figure that
- * says whether a repetition is a measurement or a coin flip, from the judgement of the
- * table's stall-time row (NULL: none), and with waves the part of it their own spread gives
- * (cb_stats_cv_waves), which says whether more waves or more repetitions would narrow it.
- * In JSON every row has the CV, the stall-time row the waves' part.
- */
-/*
  * whether the two sides share the start states' spread: their stall times' correlation over
  * the states (analysis/README.md: the spread of a repetition)
  */
@@ -307,10 +302,21 @@ static void print_state_r(FILE *out, const struct view *v, const struct cb_judge
 					"the other, and pairing takes that out" :
 					"a state that stalls more under one side stalls less under "
 					"the other, and pairing widens the differences";
-	fprintf(out, "%sOver the states the two sides' stall times correlate with r = %.2f "
-		"(p = %.2g): %s.", v->f == FMT_MD ? " " : "\n", j->state_r, j->state_r_p, says);
+	fprintf(out, "%sOver the states the two sides' stall times correlate with r = %.2f (",
+		v->f == FMT_MD ? " " : "\n", j->state_r);
+	if (!isnan(j->state_r_ci.lo))
+		fprintf(out, "%.0f%% CI %.2f to %.2f, ", v->conf * 100, j->state_r_ci.lo,
+			j->state_r_ci.hi);
+	fprintf(out, "p = %.2g): %s.", j->state_r_p, says);
 }
 
+/*
+ * The spread of stall time per repetition on each side (the CV, sd / mean), the figure that
+ * says whether a repetition is a measurement or a coin flip, from the judgement of the
+ * table's stall-time row (NULL: none), and with waves the part of it their own spread gives
+ * (cb_stats_cv_waves), which says whether more waves or more repetitions would narrow it.
+ * In JSON every row has the CV, the stall-time row the waves' part.
+ */
 static void print_spread(FILE *out, const struct view *v, const struct cb_judgement *j,
 			 const struct cb_group *a, const struct cb_group *b)
 {

@@ -257,6 +257,21 @@ double cb_stats_correlation(const double *x, const double *y, size_t n, double *
 	return r;
 }
 
+int cb_stats_correlation_ci(double r, size_t n, double conf, struct cb_ci *ci)
+{
+	double z, h;
+
+	if (n < 4 || isnan(r)) {
+		errno = EINVAL;
+		return -1;
+	}
+	z = atanh(r);
+	h = gsl_cdf_ugaussian_Pinv(1 - (1 - conf) / 2) / sqrt((double)n - 3);
+	ci->lo = tanh(z - h);
+	ci->hi = tanh(z + h);
+	return 0;
+}
+
 struct nct {
 	double tc, df, ncp;
 };

@@ -62,6 +62,13 @@ int cb_stats_trend(const double *y, size_t n, double *slope, double *p);
 double cb_stats_correlation(const double *x, const double *y, size_t n, double *p);
 
 /*
+ * cb_stats_correlation_ci - the @conf confidence interval of a Pearson r from @n pairs by
+ * Fisher's z: tanh(atanh(r) -/+ z(1 - (1 - conf) / 2) / sqrt(n - 3)), as R's cor.test.
+ * Returns 0, or -1 with errno EINVAL below 4 pairs or when @r is NAN.
+ */
+int cb_stats_correlation_ci(double r, size_t n, double conf, struct cb_ci *ci);
+
+/*
  * cb_stats_power_t - power of the two-sided two-sample t test at @alpha with @na and @nb
  * values (non-integer counts allowed) against a true difference of @d standard deviations:
  * P(T' > t(1 - alpha/2, df)) for the noncentral t T' (df = na + nb - 2, ncp =

@@ -64,6 +64,7 @@ static int judge_sides(const double *a, size_t na, const double *b, size_t nb,
 	j->nb = nb;
 	j->p = j->delta_pct = j->sd = j->mde = j->mde_pct = j->target = NAN;
 	j->cv_a = j->cv_b = j->state_r = j->state_r_p = NAN;
+	j->state_r_ci.lo = j->state_r_ci.hi = NAN;
 	j->diff.lo = j->diff.hi = j->rel.lo = j->rel.hi = NAN;
 	j->ma = j->mb = NAN;
 	if (!na || !nb) {
@@ -112,6 +113,7 @@ int cb_judge_paired(const double *a, const double *b, size_t n, enum cb_better b
 		return -1;
 	j->paired = true;
 	j->state_r = cb_stats_correlation(a, b, n, &j->state_r_p);
+	cb_stats_correlation_ci(j->state_r, n, conf, &j->state_r_ci);
 	d = malloc((n + 1) * sizeof(*d));
 	if (!d)
 		cb_oom();

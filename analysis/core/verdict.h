@@ -52,8 +52,9 @@ struct cb_judgement {
 	 * standard deviation, mde and reps_needed (states) the signed-rank test's
 	 */
 	bool paired;
-	/* paired: Pearson's r of a[i] and b[i] over the states and its p (cb_stats_correlation) */
+	/* paired: Pearson's r of a[i] and b[i] over the states, its p and CI (stats.h) */
 	double state_r, state_r_p;
+	struct cb_ci state_r_ci;
 };
 
 /*

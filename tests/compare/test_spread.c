@@ -23,8 +23,8 @@
  * states' spread: steady (deviations 0, 10, -10, 5, -5 ms by state) against "shared", 104,
  * 106, 92, 98, 100 ms (deviations 4, 6, -8, -2, 0): Sxy = 130, Sxx = 250, Syy = 120, r =
  * 130 / sqrt(30000) = 0.7506, t = r sqrt(3 / (1 - r^2)) = 1.967 on 3 df, p = 0.1438 (the
- * closed form of test_stats.c); "line", 2 x steady - 100, has r = 1 and "mirror", 200 -
- * steady, r = -1, both p = 0.
+ * closed form of test_stats.c), 95% CI by Fisher's z tanh(atanh(r) -/+ 1.959964 / sqrt(2)) =
+ * -0.390 to 0.982; "line", 2 x steady - 100, has r = 1 and "mirror", 200 - steady, r = -1.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,14 +65,14 @@ static const char *make_run_at(const char *first, const char *second, bool state
 		const long *ms = !strncmp(s, "wide", 4) ? wide : !strcmp(s, "shared") ? shared :
 				 steady;
 		long v = ms[cells[i].rep - 1];
+		long stall_ms = !strcmp(s, "line") ? 2 * v - 100 : !strcmp(s, "mirror") ? 200 - v : v;
 		double sd = !strcmp(s, "wavy") ? 1e6 : !strcmp(s, "wide-rest") ? 12e6 :
 			    !strcmp(s, "wide-waves") ? 15.5e6 :
 			    !strcmp(s, "wide-far") ? 13920219 :
 			    !strcmp(s, "wide-near") ? 13951573 : 0;
 		int len = snprintf(cells[i].metrics, sizeof(cells[i].metrics),
 				   "\"dc_stall_total_ns\":%ld,\"dc_stalls\":10",
-				   (!strcmp(s, "line") ? 2 * v - 100 : !strcmp(s, "mirror") ? 200 - v : v) *
-				   1000000);
+				   stall_ms * 1000000);
 
 		if (states)
 			cells[i].start_state = state_name[cells[i].rep - 1];
@@ -162,18 +162,20 @@ static void test_spread_states(void **state)
 
 	assert_non_null(strstr(out, "their sd is "));
 	assert_non_null(strstr(out, "\nOver the states the two sides' stall times correlate with "
-				    "r = 0.75 (p = 0.14): no effect of the states that both sides "
-				    "share was shown."));
+				    "r = 0.75 (95% CI -0.39 to 0.98, p = 0.14): no effect of the "
+				    "states that both sides share was shown."));
 	free(out);
+	/* r = +-1 exactly or within rounding: p is 0 or tiny, so only r and the reading */
 	out = compare(make_run_at("steady", "line", true), "markdown");
 	assert_non_null(strstr(out, " Over the states the two sides' stall times correlate with "
-				    "r = 1.00 (p = 0): a state that stalls more under one side "
-				    "stalls more under the other, and pairing takes that out."));
+				    "r = 1.00 (95% CI 1.00 to 1.00, p = "));
+	assert_non_null(strstr(out, "): a state that stalls more under one side stalls more under "
+				    "the other, and pairing takes that out."));
 	free(out);
 	out = compare(make_run_at("steady", "mirror", true), "text");
-	assert_non_null(strstr(out, "r = -1.00 (p = 0): a state that stalls more under one side "
-				    "stalls less under the other, and pairing widens the "
-				    "differences."));
+	assert_non_null(strstr(out, "r = -1.00 (95% CI -1.00 to -1.00, p = "));
+	assert_non_null(strstr(out, "): a state that stalls more under one side stalls less under "
+				    "the other, and pairing widens the differences."));
 	free(out);
 	/* not paired: no such line */
 	out = compare(make_run("steady", "shared"), "text");
@@ -217,6 +219,8 @@ static void test_spread_json(void **state)
 	assert_non_null(all);
 	assert_true(fabs(row_num(all, "dc_stall_total_ns", "state_r") - 130 / sqrt(30000)) < 1e-12);
 	assert_true(fabs(row_num(all, "dc_stall_total_ns", "state_r_p") - 0.14383) < 0.00001);
+	assert_true(fabs(row_num(all, "dc_stall_total_ns", "state_r_lo") + 0.38990) < 0.00001);
+	assert_true(fabs(row_num(all, "dc_stall_total_ns", "state_r_hi") - 0.98233) < 0.00001);
 	json_object_put(all);
 	free(out);
 }

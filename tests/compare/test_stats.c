@@ -76,7 +76,8 @@ static void test_trend(void **state)
 
 /*
  * Anscombe (1973), set I: r = 0.81642; R's cor.test gives t = 4.2415 on 9 df, p-value =
- * 0.00217. By hand, 5 pairs with deviations x (0, 10, -10, 5, -5) and y (4, 6, -8, -2, 0):
+ * 0.00217 and the 95% CI 0.4243912 to 0.9506933 (Fisher's z: tanh(atanh(r) -/+ 1.959964 /
+ * sqrt(8))). By hand, 5 pairs with deviations x (0, 10, -10, 5, -5) and y (4, 6, -8, -2, 0):
  * Sxy = 130, Sxx = 250, Syy = 120, r = 130 / sqrt(30000) = 0.750555, t = r sqrt(3 / (1 -
  * r^2)) = 1.96729; on 3 df the t distribution has a closed form, P(|T| > t) = 1 - (2 / pi)
  * (a + sin a cos a) with a = atan(t / sqrt(3)): p = 0.14383.
@@ -87,11 +88,16 @@ static void test_correlation(void **state)
 	const double ay[] = { 8.04, 6.95, 7.58, 8.81, 8.33, 9.96, 7.24, 4.26, 10.84, 4.82, 5.68 };
 	const double x[] = { 100, 110, 90, 105, 95 }, y[] = { 104, 106, 92, 98, 100 };
 	const double flat[] = { 7, 7, 7, 7, 7 }, twice[] = { 200, 220, 180, 210, 190 };
+	struct cb_ci ci;
 	double r, p, t, a;
 
 	r = cb_stats_correlation(ax, ay, 11, &p);
 	assert_true(fabs(r - 0.81642) < 1e-5);
 	assert_true(fabs(p - 0.00217) < 0.000005);
+	assert_int_equal(cb_stats_correlation_ci(r, 11, 0.95, &ci), 0);
+	assert_true(fabs(ci.lo - 0.4243912) < 1e-6 && fabs(ci.hi - 0.9506933) < 1e-6);
+	assert_int_equal(cb_stats_correlation_ci(r, 3, 0.95, &ci), -1);
+	assert_int_equal(cb_stats_correlation_ci(NAN, 11, 0.95, &ci), -1);
 	r = cb_stats_correlation(x, y, 5, &p);
 	assert_true(fabs(r - 130 / sqrt(30000)) < 1e-12);
 	t = r * sqrt(3 / (1 - r * r));
